@@ -1,0 +1,33 @@
+/// Options that relax JSONKit's strict reading of JSON.
+///
+/// The empty set, `[]`, is strict RFC 8259 JSON with JSONKit's Unicode and
+/// number rules. Each option admits one well-defined extension:
+///
+/// ```swift
+/// let value = try JSONValue(parsing: "[1, 2] // two", options: .comments)
+/// ```
+public struct JKParseOptions: OptionSet, Sendable, Hashable {
+  /// The bit pattern of the set.
+  public let rawValue: UInt32
+
+  /// Creates a set from its bit pattern.
+  public init(rawValue: UInt32) {
+    self.rawValue = rawValue
+  }
+
+  /// Accepts `//` line comments and `/* */` block comments wherever
+  /// whitespace may appear.
+  public static let comments = JKParseOptions(rawValue: 1 << 0)
+
+  /// Accepts U+0085, U+2028, U+2029, vertical tab and form feed as whitespace
+  /// between tokens.
+  public static let unicodeNewlines = JKParseOptions(rawValue: 1 << 1)
+
+  /// Replaces each maximal ill-formed UTF-8 subpart, each unpaired surrogate
+  /// escape, U+0000 and each noncharacter inside strings with U+FFFD instead
+  /// of rejecting the input.
+  public static let looseUnicode = JKParseOptions(rawValue: 1 << 2)
+
+  /// Stops after the first complete value and ignores whatever follows it.
+  public static let permitTextAfterValidJSON = JKParseOptions(rawValue: 1 << 3)
+}

@@ -1,0 +1,2 @@
+/// The benchmark corpora that JSONKit measures itself on.
+public enum Corpus {}

@@ -1,0 +1,13 @@
+import JSONKit
+import Testing
+
+@Suite("Parse options")
+struct ParseOptionsTests {
+  @Test func optionsAreDistinct() {
+    let all: [JKParseOptions] = [
+      .comments, .unicodeNewlines, .looseUnicode, .permitTextAfterValidJSON,
+    ]
+    #expect(Set(all.map(\.rawValue)).count == all.count)
+    #expect(JKParseOptions().isEmpty)
+  }
+}
