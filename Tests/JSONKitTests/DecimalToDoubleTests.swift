@@ -175,6 +175,12 @@ struct DecimalToDoubleTests {
     var failures: [String] = []
     var patterns: [UInt64] = [0, 1, 2, 3, (1 << 52) - 1, 1 << 52, 0x7FEF_FFFF_FFFF_FFFF, 0x7FEF_FFFF_FFFF_FFFE]
     patterns += [0x4340_0000_0000_0000, 0x433F_FFFF_FFFF_FFFF, 0x3FF0_0000_0000_0000]
+    // Midpoints with one to five binary fraction digits, written with few decimal digits: the
+    // exact ties that short literals such as 4503599627370496.5 can express.
+    for field: UInt64 in 0x42E...0x434 {
+      let even = random.next() & ((1 << 52) - 2)
+      patterns += [field << 52, field << 52 | 0xF_FFFF_FFFF_FFFE, field << 52 | even, field << 52 | even | 1]
+    }
     for _ in 0..<400 {
       patterns.append(randomFiniteBits(&random))
     }
@@ -281,6 +287,33 @@ struct DecimalToDoubleTests {
     }
     #expect(failures.isEmpty, "\(failures.prefix(5))")
     #expect(eiselLemireAnswers > 19_900)
+  }
+
+  @Test func dyadicValuesAreDecidedWithoutTheExactLayer() {
+    // significand × 10^-k with 5^k dividing the significand is n × 2^-k: exactly representable
+    // values written with trailing zeros, and for k <= 4 exact ties such as 4503599627370496.5.
+    var random = SplitMix64(seed: 9)
+    var failures: [String] = []
+    for k in 1...27 {
+      var power: UInt64 = 1
+      for _ in 0..<k {
+        power *= 5
+      }
+      for round in 0..<200 {
+        var multiple = random.next() % (UInt64.max / power) + 1
+        if round % 2 == 0 && k <= 4 {
+          // A 54-bit odd number: halfway between two doubles.
+          multiple = (random.next() >> 10) | (1 << 53) | 1
+        }
+        let significand = multiple * power
+        let literal = "\(significand)e-\(k)"
+        let decided = DecimalToDouble.eiselLemire(significand, -k)
+        if decided.map({ DecimalToDouble.outcome(bits: $0, negative: false) }) != oracle(literal) {
+          failures.append(literal)
+        }
+      }
+    }
+    #expect(failures.isEmpty, "\(failures.prefix(5))")
   }
 }
 

@@ -156,10 +156,14 @@ enum DecimalToDouble {
   /// product X = w × 5^q × 2^(127 - s) (s = floor(q log2 5)) is known within one unit of
   /// 2^64 from the top 128 bits of w × T, and only in one direction (see `PowersOfFive`).
   /// The double needs 54 leading bits of X (53 plus one to round with); when the bits below
-  /// those cannot move them, the estimate is certain. An exact halfway case, the only time
-  /// the rounding bit alone does not decide, needs w × 10^q to be a dyadic number with 54
-  /// significant bits, which only happens for -4 <= q <= 23: q < 0 is handled exactly through
-  /// the division by 5^-q, and for 0 <= q <= 27 the product is exact and the tie is seen.
+  /// those cannot move them, the estimate is certain.
+  ///
+  /// Rounding half up from those 54 bits is right except on an exact tie, which needs
+  /// w × 10^q to be a dyadic number with 54 significant bits. For 0 <= q <= 27, T is exact
+  /// (5^q < 2^64), so is the product, and a tie shows as a rounding bit followed by zeros.
+  /// For q < 0, a dyadic value has w divisible by 5^-q, and then the one-sided error of T
+  /// stays below the product's last bit: the bits below the 54 are exactly zero, which is
+  /// reported as uncertain, and settled exactly by dividing by 5^-q.
   @inline(__always)
   static func eiselLemireEstimate(
     _ significand: UInt64, _ exponent: Int
@@ -169,11 +173,6 @@ enum DecimalToDouble {
     }
     if exponent > PowersOfFive.maxExponent {
       return (infinityBits, true)
-    }
-    if exponent < 0 && exponent >= -4 {
-      if let bits = dyadicBits(significand, exponent) {
-        return (bits, true)
-      }
     }
     let leadingZeros = significand.leadingZeroBitCount
     let normalized = significand << leadingZeros
@@ -193,12 +192,18 @@ enum DecimalToDouble {
     let droppedMask: UInt64 = (1 << droppedCount) - 1
     let kept = high >> droppedCount
     let droppedHigh = high & droppedMask
-    // For q >= 0 the exact X lies in [product, product + 2) units of 2^64; for q < 0 in
-    // (product - 1, product + 1). Only these bit patterns leave a boundary in reach.
-    let isCertain =
-      exponent >= 0
-      ? !(droppedHigh == droppedMask && low == UInt64.max)
-      : !(droppedHigh == 0 && low == 0)
+    // For q >= 0 the exact X lies in [product, product + 2) units of 2^64 (and equals the
+    // product for q <= 27); for q < 0 it lies in (product - 1, product + 1). Only these bit
+    // patterns leave a boundary in reach.
+    let isCertain: Bool
+    if exponent >= 0 {
+      isCertain = exponent <= 27 || droppedHigh != droppedMask || low != UInt64.max
+    } else {
+      isCertain = droppedHigh != 0 || low != 0
+      if !isCertain, exponent >= -27, let bits = dyadicBits(significand, exponent) {
+        return (bits, true)
+      }
+    }
     let isTie =
       exponent >= 0 && exponent <= 27 && droppedHigh == 0 && low == 0 && kept & 1 == 1
     // The magnitude is kept × 2^binaryExponent, with kept in [2^53, 2^54).
@@ -222,8 +227,9 @@ enum DecimalToDouble {
     return (((kept >> shift) + 1) >> 1, isCertain)
   }
 
-  /// For -4 <= exponent <= -1, the exact result when 5^-exponent divides the significand
+  /// For -27 <= exponent <= -1, the exact result when 5^-exponent divides the significand
   /// (the value is then an integer times 2^exponent, possibly an exact tie); nil otherwise.
+  /// Literals with trailing zeros, such as `1.0000000000000000000`, come this way.
   private static func dyadicBits(_ significand: UInt64, _ exponent: Int) -> UInt64? {
     var divisor: UInt64 = 1
     for _ in exponent..<0 {
@@ -232,7 +238,8 @@ enum DecimalToDouble {
     guard significand % divisor == 0 else {
       return nil
     }
-    // The integer conversion rounds correctly, ties to even; scaling by 2^exponent is exact.
+    // The integer conversion rounds correctly, ties to even; scaling by 2^exponent (at
+    // least 2^-27) is exact.
     let scale = Double(sign: .plus, exponent: exponent, significand: 1)
     return (Double(significand / divisor) * scale).bitPattern
   }
