@@ -44,9 +44,10 @@ struct DecimalToDoubleTests {
   }
 
   @Test func bigIntegerBasics() {
-    var value = BigUInt(decimalDigits: Array("340282366920938463463374607431768211456".utf8).map {
-      $0 - UInt8(ascii: "0")
-    })
+    var value = BigUInt(
+      decimalDigits: Array("340282366920938463463374607431768211456".utf8).map {
+        $0 - UInt8(ascii: "0")
+      })
     var expected = BigUInt(1)
     expected.shiftLeft(by: 128)
     #expect(value == expected)
@@ -96,9 +97,11 @@ struct DecimalToDoubleTests {
   @Test func outOfRangeOutcomes() {
     let cases: [(String, DecimalToDouble.Outcome)] = [
       ("1e309", .overflow), ("-1e309", .overflow), ("1e100000", .overflow),
-      ("-9.9e99999999999999999999", .overflow), ("1" + String(repeating: "0", count: 400), .overflow),
+      ("-9.9e99999999999999999999", .overflow),
+      ("1" + String(repeating: "0", count: 400), .overflow),
       ("1e-400", .underflow), ("-1e-400", .underflow), ("1e-100000", .underflow),
-      ("2e-99999999999999999999999", .underflow), ("0." + String(repeating: "0", count: 1000) + "1", .underflow),
+      ("2e-99999999999999999999999", .underflow),
+      ("0." + String(repeating: "0", count: 1000) + "1", .underflow),
       ("1" + String(repeating: "0", count: 5000) + "e-5000", .value(1)),
       ("0." + String(repeating: "0", count: 5000) + "25e5001", .value(2.5)),
     ]
@@ -122,7 +125,9 @@ struct DecimalToDoubleTests {
     let tie = "0." + String(repeating: "0", count: 1075 - half.count) + half
     #expect(convert(tie) == .underflow)
     #expect(convert(tie + "0000000000001") == .value(Double.leastNonzeroMagnitude))
-    #expect(convert(tie + String(repeating: "0", count: 1000) + "1") == .value(Double.leastNonzeroMagnitude))
+    #expect(
+      convert(tie + String(repeating: "0", count: 1000) + "1")
+        == .value(Double.leastNonzeroMagnitude))
     #expect(convert("-" + tie + "1") == .value(-Double.leastNonzeroMagnitude))
     let below = String(tie.dropLast()) + "4" + String(repeating: "9", count: 300)
     #expect(convert(below) == .underflow)
@@ -144,7 +149,9 @@ struct DecimalToDoubleTests {
     var random = SplitMix64(seed: 2)
     var failures: [String] = []
     for round in 0..<3_000 {
-      let count = round % 4 == 0 ? Int.random(in: 20...800, using: &random) : Int.random(in: 20...60, using: &random)
+      let count =
+        round % 4 == 0
+        ? Int.random(in: 20...800, using: &random) : Int.random(in: 20...60, using: &random)
       check(randomLiteral(digitCount: count, &random), &failures)
     }
     #expect(failures.isEmpty, "\(failures.prefix(5))")
@@ -162,7 +169,8 @@ struct DecimalToDoubleTests {
       for _ in 0..<Int.random(in: 0...30, using: &random) {
         tail.append(Character(String(Int.random(in: 0...9, using: &random))))
       }
-      let literal = format(digits: digits + tail, exponent: exponent - tail.count, style: random.next())
+      let literal = format(
+        digits: digits + tail, exponent: exponent - tail.count, style: random.next())
       check(literal, &failures)
     }
     #expect(failures.isEmpty, "\(failures.prefix(5))")
@@ -173,13 +181,17 @@ struct DecimalToDoubleTests {
     // even one; a tiny bit above or below it must round up or down.
     var random = SplitMix64(seed: 4)
     var failures: [String] = []
-    var patterns: [UInt64] = [0, 1, 2, 3, (1 << 52) - 1, 1 << 52, 0x7FEF_FFFF_FFFF_FFFF, 0x7FEF_FFFF_FFFF_FFFE]
+    var patterns: [UInt64] = [
+      0, 1, 2, 3, (1 << 52) - 1, 1 << 52, 0x7FEF_FFFF_FFFF_FFFF, 0x7FEF_FFFF_FFFF_FFFE,
+    ]
     patterns += [0x4340_0000_0000_0000, 0x433F_FFFF_FFFF_FFFF, 0x3FF0_0000_0000_0000]
     // Midpoints with one to five binary fraction digits, written with few decimal digits: the
     // exact ties that short literals such as 4503599627370496.5 can express.
     for field: UInt64 in 0x42E...0x434 {
       let even = random.next() & ((1 << 52) - 2)
-      patterns += [field << 52, field << 52 | 0xF_FFFF_FFFF_FFFE, field << 52 | even, field << 52 | even | 1]
+      patterns += [
+        field << 52, field << 52 | 0xF_FFFF_FFFF_FFFE, field << 52 | even, field << 52 | even | 1,
+      ]
     }
     for _ in 0..<400 {
       patterns.append(randomFiniteBits(&random))
@@ -190,8 +202,12 @@ struct DecimalToDoubleTests {
       let cases = [
         format(digits: digits, exponent: exponent, style: style),
         format(digits: digits + "0000000000000000000001", exponent: exponent - 22, style: style),
-        format(digits: decremented(digits) + "99999999999999999999", exponent: exponent - 20, style: style),
-        format(digits: digits + String(repeating: "0", count: 900) + "1", exponent: exponent - 901, style: style),
+        format(
+          digits: decremented(digits) + "99999999999999999999", exponent: exponent - 20,
+          style: style),
+        format(
+          digits: digits + String(repeating: "0", count: 900) + "1", exponent: exponent - 901,
+          style: style),
       ]
       for literal in cases {
         check(literal, &failures)
@@ -213,7 +229,8 @@ struct DecimalToDoubleTests {
         let value = Double(bitPattern: pattern)
         let (digits, exponent) = seventeenDigits(value)
         let last = digits.last!.wholeNumberValue!
-        let nudged = String(digits.dropLast()) + String((last + Int.random(in: 1...9, using: &random)) % 10)
+        let nudged =
+          String(digits.dropLast()) + String((last + Int.random(in: 1...9, using: &random)) % 10)
         check(format(digits: nudged, exponent: exponent, style: random.next()), &failures)
         check(format(digits: digits, exponent: exponent, style: random.next()), &failures)
       }
@@ -222,8 +239,13 @@ struct DecimalToDoubleTests {
     for _ in 0..<2_000 {
       let top = Bool.random(using: &random)
       let count = Int.random(in: 1...25, using: &random)
-      let magnitude = top ? Int.random(in: 305...312, using: &random) : Int.random(in: -330 ... -305, using: &random)
-      check(format(digits: randomDigits(count, &random), exponent: magnitude - count, style: random.next()), &failures)
+      let magnitude =
+        top
+        ? Int.random(in: 305...312, using: &random) : Int.random(in: -330 ... -305, using: &random)
+      check(
+        format(
+          digits: randomDigits(count, &random), exponent: magnitude - count, style: random.next()),
+        &failures)
     }
     #expect(failures.isEmpty, "\(failures.prefix(5))")
   }
@@ -236,7 +258,8 @@ struct DecimalToDoubleTests {
     for _ in 0..<20_000 {
       let value = Double(bitPattern: randomFiniteBits(&random) | (random.next() & (1 << 63)))
       for literal in [value.description, String(format: "%.16e", value)] {
-        guard case .value(let result) = convert(literal), result.bitPattern == value.bitPattern else {
+        guard case .value(let result) = convert(literal), result.bitPattern == value.bitPattern
+        else {
           failures.append(literal)
           continue
         }
@@ -418,7 +441,8 @@ private func randomDigits(_ count: Int, _ random: inout SplitMix64) -> String {
 private func randomLiteral(digitCount: Int, _ random: inout SplitMix64) -> String {
   let magnitude = Int.random(in: -345...312, using: &random)
   let literal = format(
-    digits: randomDigits(digitCount, &random), exponent: magnitude - digitCount, style: random.next())
+    digits: randomDigits(digitCount, &random), exponent: magnitude - digitCount,
+    style: random.next())
   return Bool.random(using: &random) ? "-" + literal : literal
 }
 
@@ -433,7 +457,8 @@ private func format(digits: String, exponent: Int, style: UInt64) -> String {
     let fraction = digits.dropFirst()
     let sign = scientific < 0 ? "-" : (style & 8 == 0 ? "+" : "")
     let padding = style & 16 == 0 ? "" : "00"
-    return "\(digits.prefix(1))\(fraction.isEmpty ? "" : ".")\(fraction)E\(sign)\(padding)\(abs(scientific))"
+    return
+      "\(digits.prefix(1))\(fraction.isEmpty ? "" : ".")\(fraction)E\(sign)\(padding)\(abs(scientific))"
   default:
     // Plain positional notation, when it stays reasonably short.
     if exponent >= 0 {
@@ -499,7 +524,9 @@ private struct Natural: Comparable {
   }
 
   init(_ halves: (high: UInt64, low: UInt64)) {
-    limbs = [halves.low, halves.high].flatMap { [UInt32(truncatingIfNeeded: $0), UInt32($0 >> 32)] }
+    limbs = [halves.low, halves.high].flatMap {
+      [UInt32(truncatingIfNeeded: $0), UInt32($0 >> 32)]
+    }
     normalize()
   }
 
@@ -515,10 +542,11 @@ private struct Natural: Comparable {
       chunks.append(value.divide(by: 1_000_000_000))
     }
     guard let first = chunks.popLast() else { return "0" }
-    return String(first) + chunks.reversed().map {
-      let text = String($0)
-      return String(repeating: "0", count: 9 - text.count) + text
-    }.joined()
+    return String(first)
+      + chunks.reversed().map {
+        let text = String($0)
+        return String(repeating: "0", count: 9 - text.count) + text
+      }.joined()
   }
 
   mutating func multiply(by factor: UInt32) {
