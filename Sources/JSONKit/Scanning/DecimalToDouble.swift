@@ -6,10 +6,10 @@
 /// so that the result is the same on every platform and never depends on a C library.
 ///
 /// Most decimals fall strictly between two doubles, and the rounding depends on which side of
-/// the midpoint between them the decimal lies. A decimal can agree with such a midpoint in its
-/// first 767 significant digits, so no fixed precision is always enough; but nearly every
-/// number is far from a midpoint, and a few bits of extra precision settle it. The conversion
-/// therefore tries three layers, each exact when it answers, cheapest first:
+/// the midpoint between them the decimal lies. Midpoints have up to 768 significant digits, and
+/// a decimal can agree with one in all of them, so no fixed precision is always enough; but
+/// nearly every number is far from a midpoint, and a few bits beyond the 53 of a double settle
+/// it. The conversion therefore tries three layers, each exact when it answers, cheapest first:
 ///
 /// 1. **Exact arithmetic** (`exactProduct`). When the significand has at most 53 bits and the
 ///    decimal exponent is within ±22, the significand and the power of ten are both exact
@@ -19,15 +19,16 @@
 ///    a 128-bit approximation of 5^q (`PowersOfFive`); the power 2^q of 10^q only moves the
 ///    binary exponent. The error of the approximation is one-sided and smaller than one unit in
 ///    the last place of the 128-bit product, so unless the bits below the 54 that matter are
-///    all ones or all zeros, they decide the rounding exactly. This covers the 15-to-17-digit
-///    numbers that JSON writers emit, in a few nanoseconds.
+///    all ones or all zeros, they decide the rounding exactly; when they are all zeros because
+///    the value is an exact binary fraction, dividing out 5^-q settles it. This covers the
+///    15-to-17-digit numbers that JSON writers emit, in a few nanoseconds.
 ///    When more than 19 digits were written, the value lies strictly between w × 10^q and
 ///    (w + 1) × 10^q for the 19 leading digits w; rounding is monotonic, so when both ends give
 ///    the same double, so does everything between them.
 /// 3. **Exact comparison** (`exactConversion(text:)`). The decimal is compared with the
 ///    midpoint next to a candidate double using big-integer arithmetic, over all its digits.
-///    This always answers; it is only reached for long literals lying close to a midpoint, and
-///    for exact midpoints, which need the whole literal to break the tie.
+///    This always answers, in about a microsecond; it is only reached for literals of more than
+///    19 digits lying close to a midpoint, such as a midpoint written out in full.
 ///
 /// Results are carried as IEEE bit patterns of the magnitude: 0 means the value rounds to zero
 /// and `infinityBits` that it rounds to infinity; the sign is applied last.
