@@ -1,0 +1,175 @@
+/// The error JSONKit throws when its input is not JSON it accepts.
+///
+/// It says what went wrong (``kind`` and ``description``), where (``offset``,
+/// ``line``, ``column``) and shows the input around that place (``excerpt``):
+///
+/// ```swift
+/// do {
+///   _ = try JSONValue(parsing: "{\"a\": tru}")
+/// } catch let error as JKParseError {
+///   print(error)  // 1:7: invalid literal, expected 'true' (byte offset 6) near {"a": tru}
+/// }
+/// ```
+public struct JKParseError: Error, Sendable, Hashable, CustomStringConvertible {
+  /// What kind of problem the input has.
+  public enum Kind: String, Sendable, Hashable, CaseIterable {
+    /// The input holds no value at all (nothing, or only whitespace).
+    case emptyInput
+    /// The input ends inside a value.
+    case unexpectedEndOfInput
+    /// A character that cannot appear here.
+    case unexpectedCharacter
+    /// A misspelled `true`, `false` or `null`.
+    case invalidLiteral
+    /// A number that does not follow JSON's grammar (`01`, `1.`, `-`, `1e`).
+    case invalidNumber
+    /// An integer literal that fits neither Int64 (negative) nor UInt64 (positive).
+    case integerOutOfRange
+    /// A number too large in magnitude for a Double.
+    case numberOverflow
+    /// A nonzero number too small in magnitude for a Double (it would become zero).
+    case numberUnderflow
+    /// A control character (U+0000 to U+001F) written raw inside a string.
+    case unescapedControlCharacter
+    /// A backslash escape JSON does not define, or a malformed `\u` escape.
+    case invalidEscape
+    /// A `\u` escape of a UTF-16 surrogate without its other half.
+    case unpairedSurrogate
+    /// Bytes that are not well-formed UTF-8.
+    case invalidUTF8
+    /// U+0000 in a string.
+    case nullCharacter
+    /// A Unicode noncharacter (U+FDD0 to U+FDEF, or U+nFFFE / U+nFFFF) in a string.
+    case noncharacter
+    /// A string or comment that is never closed.
+    case unterminated
+    /// Arrays and objects nested deeper than the configured limit.
+    case tooDeeplyNested
+    /// Something other than whitespace follows the value.
+    case textAfterValue
+    /// The input is larger than one document may be (4 GiB).
+    case inputTooLarge
+  }
+
+  /// What went wrong.
+  public let kind: Kind
+  /// A sentence that says what was expected and what was found.
+  public let message: String
+  /// The zero-based byte offset of the problem in the input.
+  public let offset: Int
+  /// The one-based line of the problem; CR, LF and CRLF each end a line.
+  public let line: Int
+  /// The one-based column of the problem, counted in Unicode scalars from the
+  /// start of its line (each byte of ill-formed UTF-8 counts as one).
+  public let column: Int
+  /// The input around the problem, on the problem's line, with control
+  /// characters and ill-formed bytes made visible.
+  public let excerpt: String
+
+  /// Creates an error, working out the line, column and excerpt from the
+  /// input, which is why the scanner need not count lines as it goes.
+  init(_ kind: Kind, _ message: String, offset: Int, in input: UnsafeRawBufferPointer) {
+    self.kind = kind
+    self.message = message
+    self.offset = offset
+    let position = SourcePosition(offset: offset, in: input)
+    self.line = position.line
+    self.column = position.column
+    self.excerpt = position.excerpt
+  }
+
+  /// `LINE:COLUMN: message (byte offset N) near excerpt`.
+  public var description: String {
+    "\(line):\(column): \(message) (byte offset \(offset)) near \(excerpt)"
+  }
+}
+
+/// Line, column and excerpt of a byte offset, computed only when an error is
+/// reported.
+struct SourcePosition {
+  var line = 1
+  var column = 1
+  var excerpt = ""
+
+  /// The widest stretch of the line shown on each side of the offset, in bytes.
+  static let excerptRadius = 24
+
+  init(offset: Int, in input: UnsafeRawBufferPointer) {
+    let offset = min(max(offset, 0), input.count)
+    var lineStart = 0
+    var index = 0
+    while index < offset {
+      let byte = input[index]
+      if byte == 0x0A || byte == 0x0D {
+        if byte == 0x0D, index + 1 < offset, input[index + 1] == 0x0A {
+          index += 1
+        }
+        line += 1
+        lineStart = index + 1
+      }
+      index += 1
+    }
+    // Continuation bytes of well-formed sequences do not start a scalar.
+    for position in lineStart..<offset where !Self.isContinuation(of: input, at: position) {
+      column += 1
+    }
+    var lineEnd = offset
+    while lineEnd < input.count, input[lineEnd] != 0x0A, input[lineEnd] != 0x0D {
+      lineEnd += 1
+    }
+    var from = max(lineStart, offset - Self.excerptRadius)
+    var to = min(lineEnd, offset + Self.excerptRadius)
+    while from > lineStart, from < input.count, Self.isContinuation(of: input, at: from) {
+      from -= 1
+    }
+    while to < lineEnd, Self.isContinuation(of: input, at: to) {
+      to += 1
+    }
+    excerpt = Self.visible(UnsafeRawBufferPointer(rebasing: input[from..<to]))
+  }
+
+  /// Whether the byte at `position` continues a well-formed multi-byte
+  /// sequence (so that it is not counted as a column of its own).
+  private static func isContinuation(of input: UnsafeRawBufferPointer, at position: Int) -> Bool {
+    guard input[position] & 0xC0 == 0x80 else { return false }
+    var start = position
+    while start > 0, position - start < 3, input[start] & 0xC0 == 0x80 {
+      start -= 1
+    }
+    let lead = input[start]
+    let length = UTF8Validation.sequenceLength(lead: lead)
+    guard length > position - start, start + length <= input.count else { return false }
+    return UTF8Validation.validSequenceLength(input, at: start) == length
+  }
+
+  /// The bytes as text, with control characters as `\n`-style or `\u{..}`
+  /// escapes and each ill-formed byte as `\x..`, so the excerpt prints on one line.
+  private static func visible(_ bytes: UnsafeRawBufferPointer) -> String {
+    var text = ""
+    var index = 0
+    while index < bytes.count {
+      let byte = bytes[index]
+      if byte < 0x80 {
+        switch byte {
+        case 0x09: text += "\\t"
+        case 0x0A: text += "\\n"
+        case 0x0D: text += "\\r"
+        case 0..<0x20, 0x7F: text += "\\u{\(String(byte, radix: 16))}"
+        default: text.unicodeScalars.append(Unicode.Scalar(byte))
+        }
+        index += 1
+        continue
+      }
+      let length = UTF8Validation.validSequenceLength(bytes, at: index)
+      if length > 0 {
+        text += String(
+          decoding: UnsafeRawBufferPointer(rebasing: bytes[index..<index + length]), as: UTF8.self)
+        index += length
+      } else {
+        text += "\\x" + String(byte, radix: 16, uppercase: true)
+        index += 1
+      }
+    }
+    return text
+  }
+}

@@ -1,0 +1,100 @@
+import Foundation
+
+/// Everything a scan writes, kept between scans so that a warm scan allocates
+/// nothing: the tape, the arena of unescaped strings, the container and key
+/// stacks, and the key cache.
+struct ScanState {
+  var tape = GrowableBuffer<TapeEntry>(capacity: 1024)
+  var arena = GrowableBuffer<UInt8>(capacity: 1024)
+  /// Open containers: tape index in the low 32 bits, child count above it,
+  /// and bit 63 set for objects.
+  var stack = GrowableBuffer<UInt64>(capacity: 64)
+  /// The key ids of the open objects, innermost last, for finding duplicates.
+  var keyStack = GrowableBuffer<UInt32>(capacity: 64)
+  /// Per key id: the serial number of the last object that held the key.
+  var stamps: [UInt32] = []
+  var serial: UInt32 = 0
+  var keys = KeyCache()
+
+  /// Buffers larger than these are shrunk when a scan starts, so that one
+  /// huge document does not keep its memory alive in a cache.
+  static let keptTapeEntries = 1 << 16
+  static let keptArenaBytes = 1 << 20
+
+  /// Readies the state for a new document, keeping the key cache unless it
+  /// has grown too large.
+  mutating func reset() {
+    tape.trim(to: Self.keptTapeEntries)
+    arena.trim(to: Self.keptArenaBytes)
+    stack.count = 0
+    keyStack.count = 0
+    if keys.isOversized {
+      keys.removeAll()
+      stamps = []
+      serial = 0
+    }
+  }
+
+  func deallocate() {
+    tape.deallocate()
+    arena.deallocate()
+    stack.deallocate()
+    keyStack.deallocate()
+  }
+}
+
+/// The owner of a ``ScanState``. One scan at a time uses a context; a
+/// ``ScanContextPool`` hands contexts out so that a warm one is reused.
+final class ScanContext: @unchecked Sendable {
+  // Unchecked: a context is only ever used by the one caller that took it
+  // from a pool (or created it), until it is given back.
+  var state = ScanState()
+
+  deinit {
+    state.deallocate()
+  }
+}
+
+/// A small, thread-safe stock of scan contexts.
+///
+/// Taking a context is one lock and a pop, after which the scan runs without
+/// any synchronization. Two threads scanning at once each get their own
+/// context, so the caches never need a lock on the hot path.
+final class ScanContextPool: @unchecked Sendable {
+  // Unchecked: `contexts` is only touched with `lock` held.
+  private let lock = NSLock()
+  private var contexts: [ScanContext] = []
+  /// More idle contexts than this are dropped when given back.
+  private let limit: Int
+
+  /// The pool that `JSONValue` parsing and validation share.
+  static let shared = ScanContextPool(limit: 4)
+
+  init(limit: Int) {
+    self.limit = limit
+  }
+
+  /// A context ready for a new document: a warm one if any is idle.
+  func take() -> ScanContext {
+    lock.lock()
+    let context = contexts.popLast()
+    lock.unlock()
+    guard let context else { return ScanContext() }
+    context.state.reset()
+    return context
+  }
+
+  /// Returns a context that its user no longer references.
+  func give(_ context: ScanContext) {
+    lock.lock()
+    if contexts.count < limit { contexts.append(context) }
+    lock.unlock()
+  }
+
+  /// Drops every idle context, and with them their key caches.
+  func removeAll() {
+    lock.lock()
+    contexts.removeAll()
+    lock.unlock()
+  }
+}

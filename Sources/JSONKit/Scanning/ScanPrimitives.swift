@@ -1,0 +1,127 @@
+/// The scanner's byte-level loops, kept small and separately testable.
+enum ScanPrimitives {
+  @inline(__always)
+  static func isDigit(_ byte: UInt8) -> Bool {
+    byte &- UInt8(ascii: "0") < 10
+  }
+
+  /// Eight bytes at once: the mask has the high bit set in the lane of every
+  /// byte that ends a run of plain string bytes (a quote, a backslash, a
+  /// control character, or any non-ASCII byte). Lanes above the first flagged
+  /// one may be flagged falsely by a borrow; only the lowest is ever used.
+  @inline(__always)
+  static func specialByteMask(_ word: UInt64) -> UInt64 {
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let highs: UInt64 = 0x8080_8080_8080_8080
+    let quotes = word ^ (ones &* 0x22)
+    let backslashes = word ^ (ones &* 0x5C)
+    let hasQuote = (quotes &- ones) & ~quotes
+    let hasBackslash = (backslashes &- ones) & ~backslashes
+    let hasControl = word &- (ones &* 0x20)
+    return (hasQuote | hasBackslash | hasControl | word) & highs
+  }
+
+  /// The index of the first byte at or after `start` that is a quote, a
+  /// backslash, a control character or non-ASCII, or `end` if there is none.
+  @inline(__always)
+  static func skipPlainStringBytes(_ base: UnsafePointer<UInt8>, from start: Int, end: Int) -> Int {
+    var position = start
+    let raw = UnsafeRawPointer(base)
+    while position + 8 <= end {
+      let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: position, as: UInt64.self))
+      let mask = specialByteMask(word)
+      if mask != 0 { return position + mask.trailingZeroBitCount >> 3 }
+      position += 8
+    }
+    while position < end {
+      let byte = base[position]
+      if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 || byte >= 0x80 {
+        return position
+      }
+      position += 1
+    }
+    return position
+  }
+
+  /// The index of the first byte at or after `start` that is not a space.
+  @inline(__always)
+  static func skipSpaces(_ base: UnsafePointer<UInt8>, from start: Int, end: Int) -> Int {
+    var position = start
+    let raw = UnsafeRawPointer(base)
+    while position + 8 <= end {
+      let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: position, as: UInt64.self))
+      let others = word ^ 0x2020_2020_2020_2020
+      if others != 0 { return position + others.trailingZeroBitCount >> 3 }
+      position += 8
+    }
+    while position < end, base[position] == 0x20 { position += 1 }
+    return position
+  }
+
+  /// Reads decimal digits from `start`, folding them into `value` with
+  /// wrapping arithmetic (callers that need more than 19 digits re-read
+  /// them); returns the index of the first non-digit.
+  @inline(__always)
+  static func accumulateDigits(
+    _ base: UnsafePointer<UInt8>, from start: Int, end: Int, into value: inout UInt64
+  ) -> Int {
+    var position = start
+    var accumulator = value
+    while position < end {
+      let digit = base[position] &- UInt8(ascii: "0")
+      if digit >= 10 { break }
+      accumulator = accumulator &* 10 &+ UInt64(digit)
+      position += 1
+    }
+    value = accumulator
+    return position
+  }
+
+  /// Whether the `count` digits at `digits` (no leading zeros) are at most UInt64.max.
+  static func fitsUInt64(_ digits: UnsafePointer<UInt8>, count: Int) -> Bool {
+    if count < 20 { return true }
+    if count > 20 { return false }
+    let limit: StaticString = "18446744073709551615"
+    return limit.withUTF8Buffer { limit in
+      for index in 0..<20 where digits[index] != limit[index] {
+        return digits[index] < limit[index]
+      }
+      return true
+    }
+  }
+
+  /// The value of `count` digits that fit UInt64.
+  static func parseUInt64(_ digits: UnsafePointer<UInt8>, count: Int) -> UInt64 {
+    var value: UInt64 = 0
+    for index in 0..<count {
+      value = value &* 10 &+ UInt64(digits[index] &- UInt8(ascii: "0"))
+    }
+    return value
+  }
+
+  /// Writes `scalar` as UTF-8 at `destination` (room for four bytes) and
+  /// returns how many bytes it took.
+  @inline(__always)
+  static func encodeUTF8(_ scalar: UInt32, into destination: UnsafeMutablePointer<UInt8>) -> Int {
+    switch scalar {
+    case 0..<0x80:
+      destination[0] = UInt8(scalar)
+      return 1
+    case 0x80..<0x800:
+      destination[0] = UInt8(0xC0 | scalar >> 6)
+      destination[1] = UInt8(0x80 | scalar & 0x3F)
+      return 2
+    case 0x800..<0x10000:
+      destination[0] = UInt8(0xE0 | scalar >> 12)
+      destination[1] = UInt8(0x80 | scalar >> 6 & 0x3F)
+      destination[2] = UInt8(0x80 | scalar & 0x3F)
+      return 3
+    default:
+      destination[0] = UInt8(0xF0 | scalar >> 18)
+      destination[1] = UInt8(0x80 | scalar >> 12 & 0x3F)
+      destination[2] = UInt8(0x80 | scalar >> 6 & 0x3F)
+      destination[3] = UInt8(0x80 | scalar & 0x3F)
+      return 4
+    }
+  }
+}

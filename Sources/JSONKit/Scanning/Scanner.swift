@@ -1,0 +1,716 @@
+/// What a scan accepts beyond strict JSON, and its limits.
+struct ScanConfiguration {
+  var options: JKParseOptions = []
+  /// The deepest nesting of arrays and objects accepted.
+  var maxDepth = 512
+  /// Whether integer literals beyond 64 bits go on the tape as
+  /// `bigInteger` (for a Codable field that can hold them) instead of being
+  /// an error.
+  var allowsBigIntegers = false
+}
+
+/// The scanner: one pass over UTF-8 bytes that validates everything JSONKit
+/// validates and records each value on the tape (see ``TapeEntry``).
+///
+/// It is iterative: open containers live on an explicit stack, so no input,
+/// however deep, can overflow the call stack; the nesting limit is checked as
+/// each container opens.
+struct Scanner {
+  private let base: UnsafePointer<UInt8>
+  private let end: Int
+  private var index = 0
+  private var state: ScanState
+  private let configuration: ScanConfiguration
+  private let extendedWhitespace: Bool
+  private let looseUnicode: Bool
+
+  private init(
+    base: UnsafePointer<UInt8>, count: Int, state: ScanState, configuration: ScanConfiguration
+  ) {
+    self.base = base
+    self.end = count
+    self.state = state
+    self.configuration = configuration
+    let options = configuration.options
+    extendedWhitespace = !options.isDisjoint(with: [.comments, .unicodeNewlines])
+    looseUnicode = options.contains(.looseUnicode)
+  }
+
+  /// Scans `input` onto the tape of `context`, replacing what was there.
+  /// On return the root value is entry 0.
+  static func scan(
+    _ input: UnsafeRawBufferPointer, into context: ScanContext, configuration: ScanConfiguration
+  ) throws(JKParseError) {
+    guard let start = input.baseAddress, input.count > 0 else {
+      throw JKParseError(.emptyInput, "the input is empty", offset: 0, in: input)
+    }
+    guard input.count < Int(UInt32.max) else {
+      throw JKParseError(
+        .inputTooLarge, "the input is larger than 4 GiB, the most one document may hold",
+        offset: 0, in: input)
+    }
+    var scanner = Scanner(
+      base: start.assumingMemoryBound(to: UInt8.self), count: input.count,
+      state: ScanState.placeholder, configuration: configuration)
+    swap(&scanner.state, &context.state)
+    defer { swap(&scanner.state, &context.state) }
+    scanner.state.tape.count = 0
+    scanner.state.arena.count = 0
+    scanner.state.stack.count = 0
+    scanner.state.keyStack.count = 0
+    do {
+      try scanner.scanDocument()
+    } catch {
+      throw JKParseError(error.kind, error.message, offset: error.offset, in: input)
+    }
+  }
+
+  // MARK: - Document and containers
+
+  private mutating func scanDocument() throws(ScanFailure) {
+    if end >= 3, base[0] == 0xEF, base[1] == 0xBB, base[2] == 0xBF { index = 3 }
+    try skipWhitespace()
+    guard index < end else { throw ScanFailure(.emptyInput, "the input holds no value", at: index) }
+
+    values: while true {
+      // A value starts at `index`, after any whitespace.
+      guard index < end else { throw endOfInput("a value") }
+      switch base[index] {
+      case UInt8(ascii: "{"):
+        try open(.object)
+        index += 1
+        try skipWhitespace()
+        if index < end, base[index] == UInt8(ascii: "}") {
+          index += 1
+          closeObject()
+        } else {
+          try scanKey()
+          continue values
+        }
+      case UInt8(ascii: "["):
+        try open(.array)
+        index += 1
+        try skipWhitespace()
+        if index < end, base[index] == UInt8(ascii: "]") {
+          index += 1
+          closeArray()
+        } else {
+          continue values
+        }
+      case UInt8(ascii: "\""):
+        try scanString()
+      case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+        try scanNumber()
+      case UInt8(ascii: "t"):
+        try scanLiteral(0x6575_7274, .true, "true")
+      case UInt8(ascii: "f"):
+        try scanLiteral(0x6C61_66, .false, "false")
+      case UInt8(ascii: "n"):
+        try scanLiteral(0x6C6C_756E, .null, "null")
+      default:
+        throw unexpected("a value")
+      }
+
+      // A value just ended; what may follow depends on the open container.
+      while true {
+        guard state.stack.count > 0 else { break values }
+        let top = state.stack.count - 1
+        state.stack.base[top] &+= 1 << 32
+        let inObject = state.stack.base[top] >> 63 != 0
+        try skipWhitespace()
+        guard index < end else { throw endOfInput(inObject ? "',' or '}'" : "',' or ']'") }
+        let byte = base[index]
+        if byte == UInt8(ascii: ",") {
+          index += 1
+          try skipWhitespace()
+          if inObject { try scanKey() }
+          continue values
+        }
+        if inObject, byte == UInt8(ascii: "}") {
+          index += 1
+          closeObject()
+        } else if !inObject, byte == UInt8(ascii: "]") {
+          index += 1
+          closeArray()
+        } else {
+          throw unexpected(
+            inObject ? "',' or '}' after an object member" : "',' or ']' after an array element")
+        }
+      }
+    }
+
+    try skipWhitespace()
+    if index < end, !configuration.options.contains(.permitTextAfterValidJSON) {
+      throw ScanFailure(
+        .textAfterValue, "unexpected \(describe(at: index)) after the value", at: index)
+    }
+  }
+
+  @inline(__always)
+  private mutating func open(_ kind: TapeEntry.Kind) throws(ScanFailure) {
+    guard state.stack.count < configuration.maxDepth else {
+      throw ScanFailure(
+        .tooDeeplyNested,
+        "arrays and objects are nested more than \(configuration.maxDepth) deep", at: index)
+    }
+    let tapeIndex = state.tape.count
+    state.tape.append(TapeEntry(kind, offset: index, payload: 0))
+    state.stack.append(UInt64(tapeIndex) | (kind == .object ? 1 << 63 : 0))
+  }
+
+  @inline(__always)
+  private mutating func closeArray() {
+    state.stack.count -= 1
+    let open = state.stack.base[state.stack.count]
+    let tapeIndex = Int(truncatingIfNeeded: open & 0xFFFF_FFFF)
+    let childCount = (open >> 32) & 0x7FFF_FFFF
+    state.tape.base[tapeIndex].payload = childCount << 32 | UInt64(state.tape.count)
+  }
+
+  @inline(__always)
+  private mutating func closeObject() {
+    state.stack.count -= 1
+    let open = state.stack.base[state.stack.count]
+    let tapeIndex = Int(truncatingIfNeeded: open & 0xFFFF_FFFF)
+    let childCount = (open >> 32) & 0x7FFF_FFFF
+    state.tape.base[tapeIndex].payload = childCount << 32 | UInt64(state.tape.count)
+    let keyCount = Int(childCount)
+    if keyCount > 1,
+      hasDuplicateKeys(state.keyStack.base + state.keyStack.count - keyCount, keyCount)
+    {
+      state.tape.base[tapeIndex].header |= UInt64(TapeEntry.hasDuplicateKeys) << 4
+    }
+    state.keyStack.count -= keyCount
+  }
+
+  /// Whether any key id occurs twice among `count` ids: pairwise for small
+  /// objects, with a stamp per key id for larger ones.
+  private mutating func hasDuplicateKeys(_ ids: UnsafeMutablePointer<UInt32>, _ count: Int) -> Bool
+  {
+    if count <= 8 {
+      for i in 1..<count {
+        for j in 0..<i where ids[i] == ids[j] { return true }
+      }
+      return false
+    }
+    if state.stamps.count < state.keys.count {
+      state.stamps.append(
+        contentsOf: repeatElement(0, count: state.keys.count - state.stamps.count))
+    }
+    if state.serial == UInt32.max {
+      state.serial = 0
+      for i in state.stamps.indices { state.stamps[i] = 0 }
+    }
+    state.serial += 1
+    let serial = state.serial
+    return state.stamps.withUnsafeMutableBufferPointer { stamps in
+      var duplicate = false
+      for i in 0..<count {
+        let id = Int(ids[i])
+        if stamps[id] == serial { duplicate = true }
+        stamps[id] = serial
+      }
+      return duplicate
+    }
+  }
+
+  /// Scans `"key"` and the `:` after it, leaving `index` at the value.
+  @inline(__always)
+  private mutating func scanKey() throws(ScanFailure) {
+    guard index < end, base[index] == UInt8(ascii: "\"") else {
+      if index < end, base[index] == UInt8(ascii: "}") {
+        throw ScanFailure(.unexpectedCharacter, "expected a key after ',', found '}'", at: index)
+      }
+      throw index < end ? unexpected("a string key") : endOfInput("a string key")
+    }
+    let offset = index
+    let span = try scanStringBytes()
+    let id: UInt32
+    if span.inArena {
+      let bytes = state.arena.base + span.start + 8
+      id = state.keys.intern(bytes, length: span.length)
+      state.arena.count = span.start  // the cache now holds the key's bytes
+    } else {
+      id = state.keys.intern(base + span.start, length: span.length)
+    }
+    state.tape.append(TapeEntry(.key, offset: offset, payload: UInt64(id)))
+    state.keyStack.append(id)
+    try skipWhitespace()
+    guard index < end, base[index] == UInt8(ascii: ":") else {
+      throw index < end ? unexpected("':' after the key") : endOfInput("':' after the key")
+    }
+    index += 1
+    try skipWhitespace()
+  }
+
+  // MARK: - Literals
+
+  /// Scans `true`, `false` or `null`, given their first four bytes as a
+  /// little-endian word (for `false`, its last four: "alse").
+  @inline(__always)
+  private mutating func scanLiteral(
+    _ word: UInt32, _ kind: TapeEntry.Kind, _ spelling: StaticString
+  ) throws(ScanFailure) {
+    let length = kind == .false ? 5 : 4
+    let from = kind == .false ? index + 1 : index
+    let expected = kind == .false ? 0x6573_6C61 : word
+    guard index + length <= end,
+      UnsafeRawPointer(base + from).loadUnaligned(as: UInt32.self) == UInt32(littleEndian: expected)
+    else {
+      throw ScanFailure(.invalidLiteral, "invalid literal, expected '\(spelling)'", at: index)
+    }
+    state.tape.append(TapeEntry(kind, offset: index, payload: 0))
+    index += length
+  }
+
+  // MARK: - Whitespace
+
+  @inline(__always)
+  private mutating func skipWhitespace() throws(ScanFailure) {
+    while index < end {
+      let byte = base[index]
+      if byte == 0x20 {
+        // Indentation comes in runs of spaces: skip them eight at a time.
+        index = ScanPrimitives.skipSpaces(base, from: index, end: end)
+        continue
+      }
+      if byte == 0x0A || byte == 0x0D || byte == 0x09 {
+        index += 1
+        continue
+      }
+      if extendedWhitespace, try skipExtendedWhitespace() { continue }
+      return
+    }
+  }
+
+  /// Skips one comment or one Unicode newline when the options allow it;
+  /// returns whether it skipped anything.
+  private mutating func skipExtendedWhitespace() throws(ScanFailure) -> Bool {
+    let options = configuration.options
+    let byte = base[index]
+    if options.contains(.unicodeNewlines) {
+      if byte == 0x0B || byte == 0x0C {
+        index += 1
+        return true
+      }
+      if byte == 0xC2, index + 1 < end, base[index + 1] == 0x85 {
+        index += 2
+        return true
+      }
+      if byte == 0xE2, index + 2 < end, base[index + 1] == 0x80,
+        base[index + 2] == 0xA8 || base[index + 2] == 0xA9
+      {
+        index += 3
+        return true
+      }
+    }
+    guard options.contains(.comments), byte == UInt8(ascii: "/"), index + 1 < end else {
+      return false
+    }
+    let start = index
+    if base[index + 1] == UInt8(ascii: "/") {
+      index += 2
+      while index < end, base[index] != 0x0A, base[index] != 0x0D {
+        try skipCommentCharacter()
+      }
+      return true
+    }
+    guard base[index + 1] == UInt8(ascii: "*") else { return false }
+    index += 2
+    while index + 1 < end {
+      if base[index] == UInt8(ascii: "*"), base[index + 1] == UInt8(ascii: "/") {
+        index += 2
+        return true
+      }
+      try skipCommentCharacter()
+    }
+    throw ScanFailure(.unterminated, "a '/*' comment is never closed", at: start)
+  }
+
+  /// Comments must be well-formed UTF-8 like the rest of the document.
+  @inline(__always)
+  private mutating func skipCommentCharacter() throws(ScanFailure) {
+    if base[index] < 0x80 {
+      index += 1
+      return
+    }
+    let (length, _) = UTF8Validation.decodeMultibyte(base, at: index, end: end)
+    if length > 0 {
+      index += length
+    } else if looseUnicode {
+      index += -length
+    } else {
+      throw ScanFailure(.invalidUTF8, "ill-formed UTF-8 in a comment", at: index)
+    }
+  }
+
+  // MARK: - Strings
+
+  /// Where a scanned string's bytes are: in the input (`start` is the offset
+  /// after the quote) or in the arena (`start` is the offset of its 8-byte
+  /// length, followed by the bytes).
+  struct StringSpan {
+    var start: Int
+    var length: Int
+    var inArena: Bool
+  }
+
+  @inline(__always)
+  private mutating func scanString() throws(ScanFailure) {
+    let offset = index
+    let span = try scanStringBytes()
+    if span.inArena {
+      state.tape.append(
+        TapeEntry(.string, flags: TapeEntry.inArena, offset: offset, payload: UInt64(span.start)))
+    } else {
+      state.tape.append(TapeEntry(.string, offset: offset, payload: UInt64(span.length)))
+    }
+  }
+
+  /// Scans the string whose opening quote is at `index` and leaves `index`
+  /// after its closing quote. Strings without escapes (or, under
+  /// `.looseUnicode`, without repairs) stay in the input; others are decoded
+  /// into the arena.
+  @inline(__always)
+  private mutating func scanStringBytes() throws(ScanFailure) -> StringSpan {
+    let quote = index
+    var position = index + 1
+    while true {
+      position = ScanPrimitives.skipPlainStringBytes(base, from: position, end: end)
+      guard position < end else { throw unterminatedString(quote) }
+      let byte = base[position]
+      if byte == UInt8(ascii: "\"") {
+        index = position + 1
+        return StringSpan(start: quote + 1, length: position - quote - 1, inArena: false)
+      }
+      if byte == UInt8(ascii: "\\") {
+        return try scanStringIntoArena(quote: quote, from: position)
+      }
+      if byte < 0x20 { throw controlCharacter(at: position) }
+      let (length, scalar) = UTF8Validation.decodeMultibyte(base, at: position, end: end)
+      if length > 0, !UTF8Validation.isNoncharacter(scalar) {
+        position += length
+        continue
+      }
+      if looseUnicode { return try scanStringIntoArena(quote: quote, from: position) }
+      throw length > 0
+        ? ScanFailure(
+          .noncharacter, "the noncharacter \(Self.hex(scalar)) in a string", at: position)
+        : ScanFailure(.invalidUTF8, "ill-formed UTF-8 in a string", at: position)
+    }
+  }
+
+  /// The slow path of a string: from `position` on, decode escapes and
+  /// repairs into the arena. The arena holds an 8-byte length, then the bytes.
+  @inline(never)
+  private mutating func scanStringIntoArena(quote: Int, from firstSpecial: Int) throws(ScanFailure)
+    -> StringSpan
+  {
+    let start = state.arena.count
+    let prefix = firstSpecial - quote - 1
+    let destination = state.arena.reserve(8 + prefix)
+    (destination + 8).update(from: base + quote + 1, count: prefix)
+    state.arena.count += 8 + prefix
+    var position = firstSpecial
+    while true {
+      let runEnd = ScanPrimitives.skipPlainStringBytes(base, from: position, end: end)
+      if runEnd > position {
+        appendToArena(base + position, count: runEnd - position)
+        position = runEnd
+      }
+      guard position < end else { throw unterminatedString(quote) }
+      let byte = base[position]
+      if byte == UInt8(ascii: "\"") {
+        let length = state.arena.count - start - 8
+        UnsafeMutableRawPointer(state.arena.base + start).storeBytes(
+          of: UInt64(length), as: UInt64.self)
+        index = position + 1
+        return StringSpan(start: start, length: length, inArena: true)
+      }
+      if byte == UInt8(ascii: "\\") {
+        position = try decodeEscape(at: position)
+        continue
+      }
+      if byte < 0x20 { throw controlCharacter(at: position) }
+      let (length, scalar) = UTF8Validation.decodeMultibyte(base, at: position, end: end)
+      if length > 0, !UTF8Validation.isNoncharacter(scalar) {
+        appendToArena(base + position, count: length)
+        position += length
+      } else if looseUnicode {
+        appendScalarToArena(0xFFFD)
+        position += abs(length)
+      } else {
+        throw length > 0
+          ? ScanFailure(
+            .noncharacter, "the noncharacter \(Self.hex(scalar)) in a string", at: position)
+          : ScanFailure(.invalidUTF8, "ill-formed UTF-8 in a string", at: position)
+      }
+    }
+  }
+
+  /// Decodes the escape at `position` into the arena; returns the position after it.
+  private mutating func decodeEscape(at position: Int) throws(ScanFailure) -> Int {
+    guard position + 1 < end else { throw unterminatedString(position) }
+    let escaped = base[position + 1]
+    let simple: UInt8
+    switch escaped {
+    case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): simple = escaped
+    case UInt8(ascii: "b"): simple = 0x08
+    case UInt8(ascii: "f"): simple = 0x0C
+    case UInt8(ascii: "n"): simple = 0x0A
+    case UInt8(ascii: "r"): simple = 0x0D
+    case UInt8(ascii: "t"): simple = 0x09
+    case UInt8(ascii: "u"):
+      return try decodeUnicodeEscape(at: position)
+    default:
+      throw ScanFailure(
+        .invalidEscape, "invalid escape '\\\(describeByte(escaped))' in a string", at: position)
+    }
+    state.arena.append(simple)
+    return position + 2
+  }
+
+  /// Decodes `\uXXXX`, or a surrogate pair of two such escapes.
+  private mutating func decodeUnicodeEscape(at position: Int) throws(ScanFailure) -> Int {
+    let unit = try hexQuad(at: position + 2, escapeAt: position)
+    var scalar = UInt32(unit)
+    var next = position + 6
+    if unit & 0xF800 == 0xD800 {
+      // A high surrogate needs a low one right after it; a low one alone is unpaired.
+      var paired = false
+      if unit < 0xDC00, next + 1 < end, base[next] == UInt8(ascii: "\\"),
+        base[next + 1] == UInt8(ascii: "u")
+      {
+        let low = try hexQuad(at: next + 2, escapeAt: next)
+        if low & 0xFC00 == 0xDC00 {
+          scalar = 0x10000 + (UInt32(unit - 0xD800) << 10 | UInt32(low - 0xDC00))
+          next += 6
+          paired = true
+        }
+      }
+      if !paired {
+        guard looseUnicode else {
+          throw ScanFailure(
+            .unpairedSurrogate, "the escape \\u\(Self.hex4(unit)) is an unpaired surrogate",
+            at: position)
+        }
+        appendScalarToArena(0xFFFD)
+        return next
+      }
+    }
+    if scalar == 0 || UTF8Validation.isNoncharacter(scalar) {
+      guard looseUnicode else {
+        throw scalar == 0
+          ? ScanFailure(.nullCharacter, "U+0000 is not allowed in a string", at: position)
+          : ScanFailure(
+            .noncharacter, "the noncharacter \(Self.hex(scalar)) in a string", at: position)
+      }
+      scalar = 0xFFFD
+    }
+    appendScalarToArena(scalar)
+    return next
+  }
+
+  /// The four hex digits at `position` as a UTF-16 code unit.
+  private func hexQuad(at position: Int, escapeAt escape: Int) throws(ScanFailure) -> UInt16 {
+    guard position + 4 <= end else {
+      throw ScanFailure(.invalidEscape, "a \\u escape needs four hex digits", at: escape)
+    }
+    var unit: UInt16 = 0
+    for offset in 0..<4 {
+      let byte = base[position + offset]
+      let digit: UInt8
+      switch byte {
+      case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+      case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+      case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+      default:
+        throw ScanFailure(.invalidEscape, "a \\u escape needs four hex digits", at: escape)
+      }
+      unit = unit << 4 | UInt16(digit)
+    }
+    return unit
+  }
+
+  @inline(__always)
+  private mutating func appendToArena(_ bytes: UnsafePointer<UInt8>, count: Int) {
+    state.arena.reserve(count).update(from: bytes, count: count)
+    state.arena.count += count
+  }
+
+  private mutating func appendScalarToArena(_ scalar: UInt32) {
+    let destination = state.arena.reserve(4)
+    state.arena.count += ScanPrimitives.encodeUTF8(scalar, into: destination)
+  }
+
+  // MARK: - Numbers
+
+  /// Scans a number per RFC 8259's grammar. Integer literals that fit 64 bits
+  /// become `int`/`uint`; `-0` and every literal with a fraction or exponent
+  /// become a correctly rounded `double`.
+  @inline(__always)
+  private mutating func scanNumber() throws(ScanFailure) {
+    let start = index
+    var position = index
+    let negative = base[position] == UInt8(ascii: "-")
+    if negative { position += 1 }
+    guard position < end, ScanPrimitives.isDigit(base[position]) else {
+      throw ScanFailure(.invalidNumber, "expected a digit in a number", at: position)
+    }
+    var significand: UInt64 = 0
+    let integerStart = position
+    if base[position] == UInt8(ascii: "0") {
+      position += 1
+      if position < end, ScanPrimitives.isDigit(base[position]) {
+        throw ScanFailure(.invalidNumber, "a number may not have leading zeros", at: integerStart)
+      }
+    } else {
+      position = ScanPrimitives.accumulateDigits(base, from: position, end: end, into: &significand)
+    }
+    let integerDigits = position - integerStart
+    var fractionDigits = 0
+    var isInteger = true
+    if position < end, base[position] == UInt8(ascii: ".") {
+      isInteger = false
+      position += 1
+      let fractionStart = position
+      position = ScanPrimitives.accumulateDigits(base, from: position, end: end, into: &significand)
+      fractionDigits = position - fractionStart
+      guard fractionDigits > 0 else {
+        throw ScanFailure(.invalidNumber, "expected a digit after the decimal point", at: position)
+      }
+    }
+    var exponent = 0
+    if position < end, base[position] | 0x20 == UInt8(ascii: "e") {
+      isInteger = false
+      position += 1
+      var exponentNegative = false
+      if position < end, base[position] == UInt8(ascii: "+") || base[position] == UInt8(ascii: "-")
+      {
+        exponentNegative = base[position] == UInt8(ascii: "-")
+        position += 1
+      }
+      guard position < end, ScanPrimitives.isDigit(base[position]) else {
+        throw ScanFailure(.invalidNumber, "expected a digit in the exponent", at: position)
+      }
+      while position < end, ScanPrimitives.isDigit(base[position]) {
+        // Saturate: any exponent this large already decides the outcome.
+        if exponent < 100_000_000 { exponent = exponent * 10 + Int(base[position] &- 0x30) }
+        position += 1
+      }
+      if exponentNegative { exponent = -exponent }
+    }
+    index = position
+    let digits = integerDigits + fractionDigits
+
+    if isInteger {
+      if digits <= 19 || ScanPrimitives.fitsUInt64(base + integerStart, count: digits) {
+        if digits > 19 {
+          significand = ScanPrimitives.parseUInt64(base + integerStart, count: digits)
+        }
+        if !negative {
+          let kind: TapeEntry.Kind = significand > UInt64(Int64.max) ? .uint : .int
+          state.tape.append(TapeEntry(kind, offset: start, payload: significand))
+          return
+        }
+        if significand == 0 {
+          state.tape.append(TapeEntry(.double, offset: start, payload: (-0.0 as Double).bitPattern))
+          return
+        }
+        if significand <= UInt64(Int64.max) + 1 {
+          let value = 0 &- significand  // two's complement of the magnitude
+          state.tape.append(TapeEntry(.int, offset: start, payload: value))
+          return
+        }
+      }
+      guard configuration.allowsBigIntegers else {
+        throw ScanFailure(
+          .integerOutOfRange,
+          "the integer does not fit \(negative ? "Int64" : "UInt64")", at: start)
+      }
+      state.tape.append(TapeEntry(.bigInteger, offset: start, payload: UInt64(position - start)))
+      return
+    }
+
+    let text = UnsafeRawBufferPointer(start: base + start, count: position - start)
+    let outcome =
+      digits <= 19
+      ? DecimalToDouble.convert(
+        significand: significand, exponent: exponent - fractionDigits, negative: negative,
+        truncated: false, text: text)
+      : DecimalToDouble.convert(text: text)
+    switch outcome {
+    case .value(let value):
+      state.tape.append(TapeEntry(.double, offset: start, payload: value.bitPattern))
+    case .overflow:
+      throw ScanFailure(.numberOverflow, "the number is too large for a Double", at: start)
+    case .underflow:
+      throw ScanFailure(
+        .numberUnderflow, "the number is too small for a Double and would become zero", at: start)
+    }
+  }
+
+  // MARK: - Errors
+
+  private func endOfInput(_ expected: String) -> ScanFailure {
+    ScanFailure(.unexpectedEndOfInput, "unexpected end of input, expected \(expected)", at: index)
+  }
+
+  private func unexpected(_ expected: String) -> ScanFailure {
+    ScanFailure(
+      .unexpectedCharacter, "expected \(expected), found \(describe(at: index))", at: index)
+  }
+
+  private func unterminatedString(_ quote: Int) -> ScanFailure {
+    ScanFailure(.unterminated, "a string is never closed", at: quote)
+  }
+
+  private func controlCharacter(at position: Int) -> ScanFailure {
+    ScanFailure(
+      .unescapedControlCharacter,
+      "the control character \(Self.hex(UInt32(base[position]))) must be escaped in a string",
+      at: position)
+  }
+
+  private func describe(at position: Int) -> String {
+    "'\(describeByte(base[position]))'"
+  }
+
+  private func describeByte(_ byte: UInt8) -> String {
+    if byte >= 0x20, byte < 0x7F { return String(UnicodeScalar(byte)) }
+    return "\\x" + String(byte, radix: 16, uppercase: true)
+  }
+
+  private static func hex4(_ unit: UInt16) -> String {
+    let digits = String(unit, radix: 16, uppercase: true)
+    return String(repeating: "0", count: 4 - digits.count) + digits
+  }
+
+  private static func hex(_ scalar: UInt32) -> String {
+    let digits = String(scalar, radix: 16, uppercase: true)
+    return "U+" + String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+  }
+}
+
+/// A scan error before its line and column are known (the scanner throws
+/// this cheap value; the entry point turns it into a ``JKParseError``).
+struct ScanFailure: Error {
+  var kind: JKParseError.Kind
+  var message: String
+  var offset: Int
+
+  init(_ kind: JKParseError.Kind, _ message: String, at offset: Int) {
+    self.kind = kind
+    self.message = message
+    self.offset = offset
+  }
+}
+
+extension ScanState {
+  /// A state that is never scanned into, swapped into a context while the
+  /// context's own state is being scanned into (so the scan owns it uniquely
+  /// and never copies the key cache). It is shared, and never mutated.
+  nonisolated(unsafe) static let placeholder = ScanState(
+    tape: GrowableBuffer(capacity: 1), arena: GrowableBuffer(capacity: 1),
+    stack: GrowableBuffer(capacity: 1), keyStack: GrowableBuffer(capacity: 1))
+}

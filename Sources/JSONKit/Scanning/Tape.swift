@@ -1,0 +1,105 @@
+/// A read-only view of a scanned document: the tape's entries, the input and
+/// arena their strings point into, and the interned keys.
+///
+/// It holds raw pointers, so it is valid only while the ``ScanContext`` it was
+/// made from is neither rescanned nor freed, and while the input's bytes live.
+struct Tape {
+  let entries: UnsafePointer<TapeEntry>
+  let count: Int
+  let input: UnsafeRawBufferPointer
+  let arena: UnsafePointer<UInt8>
+  /// Per key id, the key as a `String`.
+  let keys: [String]
+
+  /// The view of what `context` holds after scanning `input`.
+  init(context: ScanContext, input: UnsafeRawBufferPointer) {
+    entries = UnsafePointer(context.state.tape.base)
+    count = context.state.tape.count
+    arena = UnsafePointer(context.state.arena.base)
+    keys = context.state.keys.strings
+    self.input = input
+  }
+
+  @inline(__always)
+  subscript(index: Int) -> TapeEntry {
+    entries[index]
+  }
+
+  /// The index of the value after the one at `index` (skipping its children).
+  @inline(__always)
+  func indexAfter(_ index: Int) -> Int {
+    let entry = entries[index]
+    return entry.isContainer ? entry.containerEnd : index + 1
+  }
+
+  /// The UTF-8 bytes of the string entry `entry`.
+  @inline(__always)
+  func stringBytes(_ entry: TapeEntry) -> UnsafeBufferPointer<UInt8> {
+    if entry.flags & TapeEntry.inArena != 0 {
+      let start = arena + Int(truncatingIfNeeded: entry.payload)
+      let length = UnsafeRawPointer(start).loadUnaligned(as: UInt64.self)
+      return UnsafeBufferPointer(start: start + 8, count: Int(truncatingIfNeeded: length))
+    }
+    let start = input.baseAddress.unsafelyUnwrapped.assumingMemoryBound(to: UInt8.self)
+    return UnsafeBufferPointer(
+      start: start + entry.offset + 1, count: Int(truncatingIfNeeded: entry.payload))
+  }
+
+  /// The string entry `entry` as a `String`.
+  @inline(__always)
+  func string(_ entry: TapeEntry) -> String {
+    // The scanner has validated (or repaired) the bytes.
+    String(decoding: stringBytes(entry), as: UTF8.self)
+  }
+
+  /// The key entry `entry` as a `String`.
+  @inline(__always)
+  func key(_ entry: TapeEntry) -> String {
+    keys[Int(truncatingIfNeeded: entry.payload)]
+  }
+
+  /// The text of the number entry `entry` as it appears in `input`.
+  static func numberText(of entry: TapeEntry, in input: UnsafeRawBufferPointer)
+    -> UnsafeRawBufferPointer
+  {
+    let start = entry.offset
+    var end = start
+    while end < input.count {
+      switch input[end] {
+      case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "+"),
+        UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"):
+        end += 1
+      default:
+        return UnsafeRawBufferPointer(rebasing: input[start..<end])
+      }
+    }
+    return UnsafeRawBufferPointer(rebasing: input[start..<end])
+  }
+}
+
+/// Scanning a document and handing its tape to a consumer.
+enum TapeScanning {
+  /// Scans `input` with a context from `pool` and calls `body` with the
+  /// tape; the context goes back to the pool afterwards, so `body` must not
+  /// keep the tape.
+  static func withTape<R>(
+    _ input: UnsafeRawBufferPointer, configuration: ScanConfiguration, pool: ScanContextPool,
+    _ body: (Tape) throws -> R
+  ) throws -> R {
+    let context = pool.take()
+    defer { pool.give(context) }
+    try Scanner.scan(input, into: context, configuration: configuration)
+    return try body(Tape(context: context, input: input))
+  }
+}
+
+/// Access to the bytes of each input type JSONKit reads, without copying
+/// where the container allows it.
+enum InputBytes {
+  /// The UTF-8 of `string`, contiguous (a bridged string is copied once).
+  static func with<R>(_ string: String, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R
+  {
+    var string = string
+    return try string.withUTF8 { try body(UnsafeRawBufferPointer($0)) }
+  }
+}

@@ -1,0 +1,97 @@
+/// One value (or object key) on the tape: the flat record the scanner leaves
+/// and every consumer walks.
+///
+/// Each entry is two words. The `header` holds the kind in bits 0–3, flags in
+/// bits 4–7 and, in bits 8–63, the byte offset in the input where the value
+/// starts (so any consumer can say where a bad value is). The `payload` depends
+/// on the kind:
+///
+/// | kind        | payload                                                    |
+/// |-------------|------------------------------------------------------------|
+/// | null, bools | 0                                                          |
+/// | int         | the value as Int64 bits                                    |
+/// | uint        | the value, greater than Int64.max                          |
+/// | double      | the value as Double bits                                   |
+/// | bigInteger  | the literal's length; its text is in the input at offset   |
+/// | string      | length of the bytes after the opening quote, or, with the  |
+/// |             | `inArena` flag, the arena offset of an 8-byte length        |
+/// |             | followed by the unescaped bytes                            |
+/// | key         | the key's id in the ``KeyCache``                           |
+/// | array       | child count in the high 32 bits, and in the low 32 bits    |
+/// | object      | the index of the first entry after the container           |
+///
+/// An object's children alternate key, value. There are no end entries: the
+/// value after index `i` starts at `i + 1` for scalars and at the container's
+/// recorded end otherwise, which is how a consumer skips an unwanted value in
+/// constant time. For example, `{"a":[1,2],"b":null}` becomes
+///
+/// ```
+/// 0  object  count 2, end 7
+/// 1  key     id of "a"
+/// 2  array   count 2, end 5
+/// 3  int     1
+/// 4  int     2
+/// 5  key     id of "b"
+/// 6  null
+/// ```
+struct TapeEntry: BitwiseCopyable, Equatable {
+  /// Kind, flags and source offset.
+  var header: UInt64
+  /// Kind-dependent value; see the type's documentation.
+  var payload: UInt64
+
+  /// What an entry holds.
+  enum Kind: UInt8 {
+    case null = 0
+    case `false` = 1
+    case `true` = 2
+    case int = 3
+    case uint = 4
+    case double = 5
+    case bigInteger = 6
+    case string = 7
+    case key = 8
+    case array = 9
+    case object = 10
+  }
+
+  /// Flag of a string whose unescaped bytes are in the arena.
+  static let inArena: UInt8 = 1
+  /// Flag of an object in which some key occurs more than once.
+  static let hasDuplicateKeys: UInt8 = 1
+
+  @inline(__always)
+  init(_ kind: Kind, flags: UInt8 = 0, offset: Int, payload: UInt64) {
+    header = UInt64(kind.rawValue) | UInt64(flags) << 4 | UInt64(truncatingIfNeeded: offset) << 8
+    self.payload = payload
+  }
+
+  /// What the entry holds.
+  @inline(__always)
+  var kind: Kind {
+    // Every entry is written through `init`, so the nibble is always one of
+    // the cases, whose raw values are their declaration order (0 to 10):
+    // the enum's layout is that byte, and the tape's tests check it.
+    unsafeBitCast(UInt8(truncatingIfNeeded: header & 0xF), to: Kind.self)
+  }
+
+  /// The kind-specific flags.
+  @inline(__always)
+  var flags: UInt8 { UInt8(truncatingIfNeeded: header >> 4) & 0xF }
+
+  /// The byte offset in the input where the value (or key) starts.
+  @inline(__always)
+  var offset: Int { Int(truncatingIfNeeded: header >> 8) }
+
+  /// For arrays and objects: the number of children (key–value pairs count once).
+  @inline(__always)
+  var childCount: Int { Int(truncatingIfNeeded: payload >> 32) }
+
+  /// For arrays and objects: the index just past the container's last entry.
+  @inline(__always)
+  var containerEnd: Int { Int(truncatingIfNeeded: payload & 0xFFFF_FFFF) }
+
+  /// Whether the entry is an array or an object.
+  @inline(__always)
+  var isContainer: Bool { header & 0xF >= UInt64(Kind.array.rawValue) }
+}

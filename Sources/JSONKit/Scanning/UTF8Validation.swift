@@ -1,0 +1,79 @@
+/// UTF-8 well-formedness as Unicode's Table 3-7 defines it, and the
+/// scalar-level rules JSONKit adds (no U+0000, no noncharacters).
+enum UTF8Validation {
+  /// The length a sequence starting with `lead` would have, or 0 when `lead`
+  /// can never start a well-formed sequence (continuation bytes, C0, C1, F5–FF).
+  static func sequenceLength(lead: UInt8) -> Int {
+    switch lead {
+    case 0..<0x80: 1
+    case 0xC2...0xDF: 2
+    case 0xE0...0xEF: 3
+    case 0xF0...0xF4: 4
+    default: 0
+    }
+  }
+
+  /// Decodes the sequence whose lead byte (at least 0x80) is at `index`.
+  ///
+  /// Returns the sequence's length (2 to 4) and its scalar when it is
+  /// well-formed. Otherwise returns the negated length of its maximal
+  /// ill-formed subpart, the unit that `.looseUnicode` replaces with one
+  /// U+FFFD (Unicode 6.0 §3.9): the longest prefix that could still have
+  /// begun a well-formed sequence, and at least the lead byte.
+  @inline(__always)
+  static func decodeMultibyte(
+    _ base: UnsafePointer<UInt8>, at index: Int, end: Int
+  ) -> (length: Int, scalar: UInt32) {
+    let lead = base[index]
+    var low: UInt8 = 0x80
+    var high: UInt8 = 0xBF
+    var remaining: Int
+    var scalar: UInt32
+    switch lead {
+    case 0xC2...0xDF:
+      remaining = 1
+      scalar = UInt32(lead & 0x1F)
+    case 0xE0...0xEF:
+      remaining = 2
+      scalar = UInt32(lead & 0x0F)
+      if lead == 0xE0 { low = 0xA0 }  // overlong
+      if lead == 0xED { high = 0x9F }  // surrogates
+    case 0xF0...0xF4:
+      remaining = 3
+      scalar = UInt32(lead & 0x07)
+      if lead == 0xF0 { low = 0x90 }  // overlong
+      if lead == 0xF4 { high = 0x8F }  // beyond U+10FFFF
+    default:
+      return (-1, 0)
+    }
+    var position = index + 1
+    guard position < end, base[position] >= low, base[position] <= high else {
+      return (-(position - index), 0)
+    }
+    while true {
+      scalar = scalar << 6 | UInt32(base[position] & 0x3F)
+      position += 1
+      remaining -= 1
+      if remaining == 0 { break }
+      guard position < end, base[position] & 0xC0 == 0x80 else {
+        return (-(position - index), 0)
+      }
+    }
+    return (position - index, scalar)
+  }
+
+  /// The length of the well-formed sequence at `index`, or 0 when the bytes
+  /// there are ill-formed.
+  static func validSequenceLength(_ bytes: UnsafeRawBufferPointer, at index: Int) -> Int {
+    guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return 0 }
+    if bytes[index] < 0x80 { return 1 }
+    return max(0, decodeMultibyte(base, at: index, end: bytes.count).length)
+  }
+
+  /// Whether `scalar` is one of Unicode's 66 noncharacters: U+FDD0 to
+  /// U+FDEF, and the last two code points of every plane.
+  @inline(__always)
+  static func isNoncharacter(_ scalar: UInt32) -> Bool {
+    (scalar &- 0xFDD0) < 0x20 || scalar & 0xFFFE == 0xFFFE
+  }
+}

@@ -1,0 +1,19 @@
+@testable import JSONKit
+
+/// Direct access to the scanner for tests of the tape itself.
+enum TestScan {
+  /// Scans `bytes` and returns a copy of the tape entries.
+  static func tape(
+    _ bytes: [UInt8], options: JKParseOptions = [], maxDepth: Int = 512, bigIntegers: Bool = false
+  ) throws -> [TapeEntry] {
+    let configuration = ScanConfiguration(
+      options: options, maxDepth: maxDepth, allowsBigIntegers: bigIntegers)
+    return try bytes.withUnsafeBytes { input in
+      try TapeScanning.withTape(
+        input, configuration: configuration, pool: ScanContextPool(limit: 1)
+      ) {
+        Array(UnsafeBufferPointer(start: $0.entries, count: $0.count))
+      }
+    }
+  }
+}

@@ -1,0 +1,157 @@
+import Testing
+
+@testable import JSONKit
+
+/// The tape's layout: what the scanner records for each kind of value.
+@Suite("Tape layout")
+struct TapeTests {
+  private func scan(_ text: String, bigIntegers: Bool = false) throws -> [TapeEntry] {
+    try TestScan.tape(Array(text.utf8), bigIntegers: bigIntegers)
+  }
+
+  @Test func documentedExample() throws {
+    let tape = try scan(#"{"a":[1,2],"b":null}"#)
+    #expect(tape.map(\.kind) == [.object, .key, .array, .int, .int, .key, .null])
+    #expect(tape[0].childCount == 2)
+    #expect(tape[0].containerEnd == 7)
+    #expect(tape[2].childCount == 2)
+    #expect(tape[2].containerEnd == 5)
+    #expect(tape[1].payload != tape[5].payload)
+    #expect(tape.map(\.offset) == [0, 1, 5, 6, 8, 11, 15])
+  }
+
+  @Test func everyKindSurvivesTheHeader() {
+    for raw in UInt8(0)...10 {
+      let kind = TapeEntry.Kind(rawValue: raw)
+      #expect(kind != nil)
+      if let kind {
+        let entry = TapeEntry(kind, flags: 0xF, offset: 1 << 40, payload: .max)
+        #expect(entry.kind == kind)
+        #expect(entry.flags == 0xF)
+        #expect(entry.offset == 1 << 40)
+      }
+    }
+    #expect(TapeEntry.Kind(rawValue: 11) == nil)
+    #expect(MemoryLayout<TapeEntry.Kind>.size == 1)
+  }
+
+  @Test func skippingUsesContainerEnds() throws {
+    let text = #"[[1,[2,[3]]],{"k":{"j":[]}},4]"#
+    let tape = try scan(text)
+    var children: [TapeEntry.Kind] = []
+    var index = 1
+    while index < tape[0].containerEnd {
+      children.append(tape[index].kind)
+      index = tape[index].isContainer ? tape[index].containerEnd : index + 1
+    }
+    #expect(children == [.array, .object, .int])
+    #expect(tape[0].childCount == 3)
+    #expect(tape[0].containerEnd == tape.count)
+  }
+
+  @Test func emptyContainers() throws {
+    let tape = try scan("[ {}, [ ] ]")
+    #expect(tape.map(\.kind) == [.array, .object, .array])
+    #expect(tape[1].childCount == 0 && tape[1].containerEnd == 2)
+    #expect(tape[2].childCount == 0 && tape[2].containerEnd == 3)
+  }
+
+  @Test func equalKeysShareOneId() throws {
+    let tape = try scan(#"[{"id":1,"name":2},{"name":3,"id":4},{"i\u0064":5}]"#)
+    let keys = tape.filter { $0.kind == .key }.map(\.payload)
+    #expect(keys.count == 5)
+    #expect(keys[0] == keys[3])
+    #expect(keys[1] == keys[2])
+    #expect(keys[0] != keys[1])
+    #expect(keys[4] == keys[0], "an escaped key interns to the same id as its plain spelling")
+  }
+
+  @Test func duplicateKeysAreFlagged() throws {
+    let small = try scan(#"{"a":1,"b":2,"a":3}"#)
+    #expect(small[0].flags & TapeEntry.hasDuplicateKeys != 0)
+    let unique = try scan(#"{"a":1,"b":{"a":2},"c":3}"#)
+    #expect(unique[0].flags & TapeEntry.hasDuplicateKeys == 0)
+    #expect(unique[4].flags & TapeEntry.hasDuplicateKeys == 0)
+    // Larger objects take the stamp path; nested objects reuse the same keys.
+    let members = (0..<20).map { #""k\#($0)":{"k\#($0)":0}"# }
+    let large = try scan("{" + members.joined(separator: ",") + "}")
+    #expect(large[0].flags & TapeEntry.hasDuplicateKeys == 0)
+    let largeDuplicate = try scan("{" + (members + [#""k7":1"#]).joined(separator: ",") + "}")
+    #expect(largeDuplicate[0].flags & TapeEntry.hasDuplicateKeys != 0)
+  }
+
+  @Test func stringsStayInTheInputUnlessEscaped() throws {
+    let tape = try scan(#"["plain", "esc\"aped", "é"]"#)
+    #expect(tape[1].flags & TapeEntry.inArena == 0)
+    #expect(tape[1].payload == 5)
+    #expect(tape[2].flags & TapeEntry.inArena != 0)
+    #expect(tape[3].flags & TapeEntry.inArena == 0)
+    #expect(tape[3].payload == 2)
+  }
+
+  @Test func integersAndDoubles() throws {
+    let tape = try scan(
+      "[0, -1, 9223372036854775807, -9223372036854775808, 9223372036854775808,"
+        + " 18446744073709551615, -0, 1.5, 1e2, 10000000000000000000]")
+    #expect(
+      tape.dropFirst().map(\.kind) == [
+        .int, .int, .int, .int, .uint, .uint, .double, .double, .double, .uint,
+      ])
+    #expect(Int64(bitPattern: tape[2].payload) == -1)
+    #expect(Int64(bitPattern: tape[3].payload) == .max)
+    #expect(Int64(bitPattern: tape[4].payload) == .min)
+    #expect(tape[5].payload == 9_223_372_036_854_775_808)
+    #expect(tape[6].payload == .max)
+    #expect(Double(bitPattern: tape[7].payload).sign == .minus)
+    #expect(Double(bitPattern: tape[7].payload) == 0)
+    #expect(Double(bitPattern: tape[8].payload) == 1.5)
+    #expect(Double(bitPattern: tape[9].payload) == 100)
+    #expect(tape[10].payload == 10_000_000_000_000_000_000)
+  }
+
+  @Test func bigIntegersKeepTheirText() throws {
+    let text = "[18446744073709551616, -9223372036854775809, 123456789012345678901234567890]"
+    #expect(throws: JKParseError.self) { try scan(text) }
+    let tape = try scan(text, bigIntegers: true)
+    #expect(tape.dropFirst().map(\.kind) == [.bigInteger, .bigInteger, .bigInteger])
+    #expect(tape[1].payload == 20)
+    #expect(tape[2].offset == 23)
+    #expect(tape[2].payload == 20)
+    #expect(tape[3].payload == 30)
+  }
+
+  @Test func byteOrderMarkIsSkipped() throws {
+    let tape = try TestScan.tape([0xEF, 0xBB, 0xBF] + Array("[1]".utf8))
+    #expect(tape.map(\.kind) == [.array, .int])
+    #expect(tape[0].offset == 3)
+  }
+
+  @Test func scalarsAtTheTopLevel() throws {
+    for (text, kind) in [
+      ("1", TapeEntry.Kind.int), (" \"s\" ", .string), ("true", .true), ("false", .false),
+      ("null", .null), ("-2.5e-3", .double),
+    ] {
+      #expect(try scan(text).map(\.kind) == [kind], "\(text)")
+    }
+  }
+
+  @Test func aWarmContextIsReusedWithoutStaleEntries() throws {
+    let pool = ScanContextPool(limit: 1)
+    let first = Array(#"{"a":[1,2,3,4,5,6]}"#.utf8)
+    let second = Array(#"{"a":"x\n"}"#.utf8)
+    for _ in 0..<3 {
+      for document in [first, second] {
+        let kinds = try document.withUnsafeBytes { input in
+          try TapeScanning.withTape(input, configuration: ScanConfiguration(), pool: pool) { tape in
+            (0..<tape.count).map { tape[$0].kind }
+          }
+        }
+        #expect(
+          kinds
+            == (document == first
+              ? [.object, .key, .array] + Array(repeating: .int, count: 6)
+              : [.object, .key, .string]))
+      }
+    }
+  }
+}
