@@ -65,16 +65,19 @@ public enum Corpus: String, CaseIterable, Sendable {
   /// This works from the package root, from the `Benchmarks` package and from any
   /// directory below them. Returns `nil` when no ancestor holds the corpora.
   public static func dataDirectory(searchingFrom start: URL) -> URL? {
-    var directory = start.standardizedFileURL
-    while true {
-      let candidate = directory.appendingPathComponent(dataDirectoryPath, isDirectory: true)
+    // Path components rather than `deletingLastPathComponent()`, which on some
+    // platforms turns `/` into `/..` instead of stopping.
+    var components = start.standardizedFileURL.pathComponents
+    while !components.isEmpty {
+      let candidate = URL(
+        fileURLWithPath: NSString.path(withComponents: components + [dataDirectoryPath]),
+        isDirectory: true)
       if FileManager.default.fileExists(atPath: Corpus.twitter.url(in: candidate).path) {
         return candidate
       }
-      let parent = directory.deletingLastPathComponent()
-      if parent.path == directory.path { return nil }
-      directory = parent
+      components.removeLast()
     }
+    return nil
   }
 
   /// Finds `Benchmarks/Data` by walking up from the current working directory.
