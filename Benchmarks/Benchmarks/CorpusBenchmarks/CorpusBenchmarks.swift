@@ -1,0 +1,20 @@
+import Benchmark
+
+/// Every benchmark, named `<Operation>/<corpus>/<API>` so that one operation on one
+/// corpus sorts together across libraries:
+///
+/// - `Parse`: JSON bytes to an untyped tree; `Write`: the tree back to bytes.
+/// - `Decode`: JSON bytes to the corpus's Codable model, default key strategy;
+///   `DecodeSnakeCase`: the same with `.convertFromSnakeCase`.
+/// - `Encode`: the model to compact JSON; `EncodePretty`: to `.prettyPrinted` JSON.
+let benchmarks: @Sendable () -> Void = {
+  Benchmark.defaultConfiguration = .init(
+    metrics: [.wallClock, .throughput, .mallocCountTotal, .peakMemoryResident],
+    timeUnits: .microseconds,
+    units: [Rate.input: .mega, Rate.output: .mega, .mallocCountTotal: .count],
+    warmupIterations: 1,
+    maxDuration: .seconds(1),
+    maxIterations: 1_000
+  )
+  foundationBenchmarks()
+}
