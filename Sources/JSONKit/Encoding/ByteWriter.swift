@@ -118,6 +118,46 @@ struct ByteWriter: ~Copyable {
     count &+= spaces
   }
 
+  // MARK: - Editing what was written
+
+  /// A copy of the bytes at `range`, which must lie within what was written.
+  func copyBytes(in range: Range<Int>) -> [UInt8] {
+    precondition(range.lowerBound >= 0 && range.upperBound <= count)
+    return Array(UnsafeRawBufferPointer(start: base + range.lowerBound, count: range.count))
+  }
+
+  /// Forgets everything written from `newCount` on.
+  mutating func truncate(to newCount: Int) {
+    precondition(newCount >= 0 && newCount <= count)
+    count = newCount
+  }
+
+  /// Appends bytes from an array.
+  mutating func append(_ bytes: ArraySlice<UInt8>) {
+    bytes.withUnsafeBytes { buffer in
+      if let start = buffer.baseAddress { append(start, count: buffer.count) }
+    }
+  }
+
+  /// Appends bytes from an array.
+  mutating func append(_ bytes: [UInt8]) {
+    append(bytes[...])
+  }
+
+  /// A 64-bit FNV-1a hash of the bytes written from `start` on, used to
+  /// find equal keys cheaply (equal hashes are then compared in full).
+  func fingerprint(from start: Int) -> UInt64 {
+    var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+    var position = start
+    while position < count {
+      hash =
+        (hash ^ UInt64(base.load(fromByteOffset: position, as: UInt8.self)))
+        &* 0x0000_0100_0000_01B3
+      position += 1
+    }
+    return hash
+  }
+
   // MARK: - Finishing
 
   /// Calls `body` with the bytes written so far.
