@@ -257,6 +257,7 @@ struct EncoderSemanticsTests {
   struct CamelCase: Encodable {
     var userName = "a"
     var myURLValue = 1
+    // swift-format-ignore: AlwaysUseLowerCamelCase
     var already_snake = 2
     var x = 3
     var nested = ["innerKeyStays": 4]
