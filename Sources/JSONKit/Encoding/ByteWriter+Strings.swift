@@ -1,0 +1,166 @@
+// Strings are escaped exactly as Foundation's JSONEncoder escapes them:
+//
+//   "  \  →  \"  \\
+//   /     →  \/   (unless .withoutEscapingSlashes)
+//   U+0008 U+0009 U+000A U+000C U+000D  →  \b \t \n \f \r
+//   any other U+0000...U+001F  →  \u00XX, lowercase hex (U+001B is \u001b)
+//
+// and everything else, U+007F and U+2028/U+2029 included, as raw UTF-8.
+// With JSONKit's .escapeUnicode, every scalar at or above U+0080 becomes
+// \uXXXX (lowercase), as a surrogate pair above U+FFFF.
+
+extension ByteWriter {
+  /// Writes `string` between double quotes, escaped.
+  mutating func writeQuoted(_ string: String) {
+    append(UInt8(ascii: "\""))
+    writeEscaped(string)
+    append(UInt8(ascii: "\""))
+  }
+
+  /// Writes the escaped contents of `string`, without quotes.
+  mutating func writeEscaped(_ string: String) {
+    var string = string
+    // Native strings are contiguous UTF-8 already; only a bridged string pays
+    // for a copy here.
+    string.withUTF8 { writeEscaped(utf8: UnsafeRawBufferPointer($0)) }
+  }
+
+  /// Writes the escaped form of valid UTF-8 `utf8`, without quotes.
+  mutating func writeEscaped(utf8: UnsafeRawBufferPointer) {
+    guard let start = utf8.baseAddress else { return }
+    let end = utf8.count
+    ensureCapacity(end)
+    var runStart = 0
+    var position = 0
+    while true {
+      position = Self.offsetOfFirstByteNeedingEscape(
+        in: start, from: position, to: end,
+        escapingSlashes: escapesSlashes, escapingNonASCII: escapesUnicode)
+      if position > runStart {
+        append(start + runStart, count: position &- runStart)
+      }
+      if position == end {
+        return
+      }
+      let byte = start.load(fromByteOffset: position, as: UInt8.self)
+      if byte < 0x80 {
+        writeEscape(ascii: byte)
+        position &+= 1
+      } else {
+        let (scalar, length) = Self.decodeScalar(at: start + position, lead: byte)
+        writeEscape(nonASCII: scalar)
+        position &+= length
+      }
+      runStart = position
+    }
+  }
+
+  // MARK: - Finding bytes to escape
+
+  private static let ones: UInt64 = 0x0101_0101_0101_0101
+  private static let highBits: UInt64 = 0x8080_8080_8080_8080
+
+  /// The offset of the first byte in `start[from..<end]` that needs an escape,
+  /// or `end`.
+  ///
+  /// Eight bytes at a time: each test below sets the high bit of a byte lane
+  /// whose byte matches. A borrow can also set lanes above a true match, never
+  /// below one, so the lowest set lane is always a true match.
+  @inline(__always)
+  static func offsetOfFirstByteNeedingEscape(
+    in start: UnsafeRawPointer, from: Int, to end: Int,
+    escapingSlashes: Bool, escapingNonASCII: Bool
+  ) -> Int {
+    // With slashes allowed, search for a second copy of the quote instead.
+    let slash = (escapingSlashes ? 0x2F : 0x22) &* ones
+    let quote = 0x22 &* ones
+    let backslash = 0x5C &* ones
+    let nonASCII = escapingNonASCII ? highBits : 0
+    var position = from
+    while position &+ 8 <= end {
+      let word = UInt64(
+        littleEndian: start.loadUnaligned(fromByteOffset: position, as: UInt64.self))
+      let isControl = (word &- 0x20 &* ones) & ~word
+      let isQuote = ((word ^ quote) &- ones) & ~(word ^ quote)
+      let isBackslash = ((word ^ backslash) &- ones) & ~(word ^ backslash)
+      let isSlash = ((word ^ slash) &- ones) & ~(word ^ slash)
+      let hits = ((isControl | isQuote | isBackslash | isSlash) & highBits) | (word & nonASCII)
+      if hits != 0 {
+        return position &+ hits.trailingZeroBitCount >> 3
+      }
+      position &+= 8
+    }
+    while position < end {
+      let byte = start.load(fromByteOffset: position, as: UInt8.self)
+      if byte < 0x20 || byte == 0x22 || byte == 0x5C || (byte == 0x2F && escapingSlashes)
+        || (byte >= 0x80 && escapingNonASCII)
+      {
+        return position
+      }
+      position &+= 1
+    }
+    return end
+  }
+
+  /// Decodes the scalar whose lead byte `lead` is at `pointer` in valid UTF-8.
+  @inline(__always)
+  private static func decodeScalar(
+    at pointer: UnsafeRawPointer, lead: UInt8
+  ) -> (scalar: UInt32, length: Int) {
+    @inline(__always) func continuation(_ offset: Int) -> UInt32 {
+      UInt32(pointer.load(fromByteOffset: offset, as: UInt8.self) & 0x3F)
+    }
+    let lead = UInt32(lead)
+    if lead < 0xE0 {
+      return ((lead & 0x1F) << 6 | continuation(1), 2)
+    } else if lead < 0xF0 {
+      return ((lead & 0x0F) << 12 | continuation(1) << 6 | continuation(2), 3)
+    } else {
+      let scalar = (lead & 0x07) << 18 | continuation(1) << 12 | continuation(2) << 6
+      return (scalar | continuation(3), 4)
+    }
+  }
+
+  // MARK: - Writing escapes
+
+  @inline(__always)
+  private static func hexDigit(_ nibble: UInt32) -> UInt8 {
+    let nibble = UInt8(truncatingIfNeeded: nibble & 0xF)
+    return nibble < 10 ? 0x30 &+ nibble : 0x57 &+ nibble
+  }
+
+  private mutating func writeEscape(ascii byte: UInt8) {
+    switch byte {
+    case 0x22: append(UInt8(ascii: "\\"), UInt8(ascii: "\""))
+    case 0x5C: append(UInt8(ascii: "\\"), UInt8(ascii: "\\"))
+    case 0x2F: append(UInt8(ascii: "\\"), UInt8(ascii: "/"))
+    case 0x08: append(UInt8(ascii: "\\"), UInt8(ascii: "b"))
+    case 0x09: append(UInt8(ascii: "\\"), UInt8(ascii: "t"))
+    case 0x0A: append(UInt8(ascii: "\\"), UInt8(ascii: "n"))
+    case 0x0C: append(UInt8(ascii: "\\"), UInt8(ascii: "f"))
+    case 0x0D: append(UInt8(ascii: "\\"), UInt8(ascii: "r"))
+    default: writeUTF16Escape(UInt32(byte))
+    }
+  }
+
+  private mutating func writeEscape(nonASCII scalar: UInt32) {
+    if scalar <= 0xFFFF {
+      writeUTF16Escape(scalar)
+    } else {
+      let offset = scalar &- 0x1_0000
+      writeUTF16Escape(0xD800 | offset >> 10)
+      writeUTF16Escape(0xDC00 | offset & 0x3FF)
+    }
+  }
+
+  /// Writes `\u` and four lowercase hexadecimal digits.
+  private mutating func writeUTF16Escape(_ unit: UInt32) {
+    ensureCapacity(6)
+    storeUnchecked(UInt8(ascii: "\\"))
+    storeUnchecked(UInt8(ascii: "u"))
+    storeUnchecked(Self.hexDigit(unit >> 12))
+    storeUnchecked(Self.hexDigit(unit >> 8))
+    storeUnchecked(Self.hexDigit(unit >> 4))
+    storeUnchecked(Self.hexDigit(unit))
+  }
+}

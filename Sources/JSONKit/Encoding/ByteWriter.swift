@@ -1,0 +1,177 @@
+/// The byte sink that all of JSONKit's output is written into.
+///
+/// One allocation that doubles when full. The type is non-copyable so that
+/// exactly one owner frees the memory, and so that an append costs a capacity
+/// comparison and a store: no uniqueness check or bounds check per byte, as
+/// `[UInt8].append` would pay. Callers that write a bounded number of bytes
+/// call `ensureCapacity(_:)` once and then store through the unchecked
+/// helpers.
+///
+/// The formatting options live here because every writer of JSON text (the
+/// `JSONValue` writer and the Codable encoder) shares them with the string
+/// and number writing in this folder.
+struct ByteWriter: ~Copyable {
+  private var base: UnsafeMutableRawPointer
+  /// The number of bytes written so far.
+  private(set) var count: Int
+  private var capacity: Int
+
+  /// Writes `/` as `\/`.
+  let escapesSlashes: Bool
+  /// Writes every non-ASCII scalar as `\uXXXX`.
+  let escapesUnicode: Bool
+  /// Writes line breaks, indentation and `" : "`.
+  let isPrettyPrinted: Bool
+  /// Orders object members by the UTF-8 bytes of their keys.
+  let sortsKeys: Bool
+
+  init(options: JKOutputFormatting = [], capacity: Int = 256) {
+    let capacity = max(capacity, 16)
+    self.base = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
+    self.count = 0
+    self.capacity = capacity
+    self.escapesSlashes = !options.contains(.withoutEscapingSlashes)
+    self.escapesUnicode = options.contains(.escapeUnicode)
+    self.isPrettyPrinted = options.contains(.prettyPrinted)
+    self.sortsKeys = options.contains(.sortedKeys)
+  }
+
+  deinit {
+    base.deallocate()
+  }
+
+  // MARK: - Capacity
+
+  /// Makes room for at least `extra` more bytes.
+  @inline(__always)
+  mutating func ensureCapacity(_ extra: Int) {
+    if capacity &- count < extra {
+      grow(toFit: extra)
+    }
+  }
+
+  @inline(never)
+  private mutating func grow(toFit extra: Int) {
+    let newCapacity = max(capacity * 2, count + extra)
+    let newBase = UnsafeMutableRawPointer.allocate(byteCount: newCapacity, alignment: 16)
+    newBase.copyMemory(from: base, byteCount: count)
+    base.deallocate()
+    base = newBase
+    capacity = newCapacity
+  }
+
+  // MARK: - Unchecked stores (the caller has ensured capacity)
+
+  /// The first free byte. Valid until the next call that may grow the buffer.
+  @inline(__always)
+  var freeSpace: UnsafeMutableRawPointer {
+    base + count
+  }
+
+  /// Records that `n` bytes were stored at `freeSpace`.
+  @inline(__always)
+  mutating func commit(_ n: Int) {
+    count &+= n
+  }
+
+  @inline(__always)
+  mutating func storeUnchecked(_ byte: UInt8) {
+    (base + count).storeBytes(of: byte, as: UInt8.self)
+    count &+= 1
+  }
+
+  // MARK: - Appending
+
+  @inline(__always)
+  mutating func append(_ byte: UInt8) {
+    ensureCapacity(1)
+    storeUnchecked(byte)
+  }
+
+  @inline(__always)
+  mutating func append(_ first: UInt8, _ second: UInt8) {
+    ensureCapacity(2)
+    storeUnchecked(first)
+    storeUnchecked(second)
+  }
+
+  /// Appends the UTF-8 bytes of a static string such as `"null"`.
+  @inline(__always)
+  mutating func append(_ text: StaticString) {
+    append(UnsafeRawPointer(text.utf8Start), count: text.utf8CodeUnitCount)
+  }
+
+  /// Appends `byteCount` bytes starting at `source`.
+  @inline(__always)
+  mutating func append(_ source: UnsafeRawPointer, count byteCount: Int) {
+    ensureCapacity(byteCount)
+    (base + count).copyMemory(from: source, byteCount: byteCount)
+    count &+= byteCount
+  }
+
+  /// Appends a line break and two spaces per level of indentation.
+  mutating func appendNewline(indentLevel level: Int) {
+    let spaces = 2 * level
+    ensureCapacity(1 + spaces)
+    storeUnchecked(UInt8(ascii: "\n"))
+    (base + count).initializeMemory(as: UInt8.self, repeating: UInt8(ascii: " "), count: spaces)
+    count &+= spaces
+  }
+
+  // MARK: - Editing what was written
+
+  /// A copy of the bytes at `range`, which must lie within what was written.
+  func copyBytes(in range: Range<Int>) -> [UInt8] {
+    precondition(range.lowerBound >= 0 && range.upperBound <= count)
+    return Array(UnsafeRawBufferPointer(start: base + range.lowerBound, count: range.count))
+  }
+
+  /// Forgets everything written from `newCount` on.
+  mutating func truncate(to newCount: Int) {
+    precondition(newCount >= 0 && newCount <= count)
+    count = newCount
+  }
+
+  /// Appends bytes from an array.
+  mutating func append(_ bytes: ArraySlice<UInt8>) {
+    bytes.withUnsafeBytes { buffer in
+      if let start = buffer.baseAddress { append(start, count: buffer.count) }
+    }
+  }
+
+  /// Appends bytes from an array.
+  mutating func append(_ bytes: [UInt8]) {
+    append(bytes[...])
+  }
+
+  /// A 64-bit FNV-1a hash of the bytes written from `start` on, used to
+  /// find equal keys cheaply (equal hashes are then compared in full).
+  func fingerprint(from start: Int) -> UInt64 {
+    var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+    var position = start
+    while position < count {
+      hash =
+        (hash ^ UInt64(base.load(fromByteOffset: position, as: UInt8.self)))
+        &* 0x0000_0100_0000_01B3
+      position += 1
+    }
+    return hash
+  }
+
+  // MARK: - Finishing
+
+  /// Calls `body` with the bytes written so far.
+  func withBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+    try body(UnsafeRawBufferPointer(start: base, count: count))
+  }
+
+  /// The bytes written, as an array.
+  consuming func finishBytes() -> [UInt8] {
+    withBytes { Array($0) }
+  }
+
+  /// The bytes written, as a string. JSONKit only writes valid UTF-8.
+  consuming func finishString() -> String {
+    withBytes { String(decoding: $0, as: UTF8.self) }
+  }
+}

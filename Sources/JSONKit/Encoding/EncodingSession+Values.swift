@@ -1,0 +1,158 @@
+import Foundation
+
+/// Writing one value into a slot: the types Foundation's JSONEncoder treats
+/// specially, then anything `Encodable`.
+extension EncodingSession {
+  /// Encodes `value` into `slot`.
+  func encode<T: Encodable>(_ value: T, into slot: EncodingSlot) throws {
+    // The most common leaves first, without any dynamic cast.
+    if T.self == String.self {
+      let string = reinterpret(value, as: String.self)
+      return writeScalar(into: slot) { $0.writeQuoted(string) }
+    }
+    if T.self == Int.self {
+      let integer = reinterpret(value, as: Int.self)
+      return writeScalar(into: slot) { $0.write(integer: integer) }
+    }
+    if T.self == Double.self { return try write(reinterpret(value, as: Double.self), into: slot) }
+    if T.self == Bool.self {
+      let bool = reinterpret(value, as: Bool.self)
+      return writeScalar(into: slot) { $0.append(bool ? "true" : "false") }
+    }
+    if try encodeSpecial(value, into: slot) { return }
+    if case .useDefaultKeys = options.keyEncodingStrategy {
+    } else if let dictionary = value as? any StringKeyedEncodableDictionary {
+      // Foundation writes `[String: V]` keys as they are, whatever the strategy.
+      return try dictionary.encodeMembers(
+        into: self, container: openContainer(in: slot, isObject: true))
+    }
+    try value.encode(to: StreamEncoder(session: self, slot: slot))
+  }
+
+  /// The same value seen as `U`, for callers that have just checked that
+  /// `T` and `U` are the same type.
+  @inline(__always)
+  private func reinterpret<T, U>(_ value: T, as type: U.Type) -> U {
+    unsafeBitCast(value, to: U.self)
+  }
+
+  /// Writes the types Foundation's JSONEncoder treats specially; returns
+  /// false for any other type.
+  private func encodeSpecial<T: Encodable>(_ value: T, into slot: EncodingSlot) throws -> Bool {
+    switch ObjectIdentifier(T.self) {
+    case ObjectIdentifier(Float.self):
+      try write(reinterpret(value, as: Float.self), into: slot)
+    case ObjectIdentifier(Int64.self):
+      let integer = reinterpret(value, as: Int64.self)
+      writeScalar(into: slot) { $0.write(integer) }
+    case ObjectIdentifier(Date.self):
+      try write(reinterpret(value, as: Date.self), into: slot)
+    case ObjectIdentifier(Data.self):
+      try write(reinterpret(value, as: Data.self), into: slot)
+    case ObjectIdentifier(URL.self):
+      let text = reinterpret(value, as: URL.self).absoluteString
+      writeScalar(into: slot) { $0.writeQuoted(text) }
+    case ObjectIdentifier(Decimal.self):
+      var text = reinterpret(value, as: Decimal.self).description
+      writeScalar(into: slot) { writer in
+        text.withUTF8 { writer.append(UnsafeRawPointer($0.baseAddress!), count: $0.count) }
+      }
+    default:
+      return false
+    }
+    return true
+  }
+
+  // MARK: - Floating point
+
+  /// Writes a Double; NaN and the infinities follow the non-conforming
+  /// float strategy.
+  func write(_ value: Double, into slot: EncodingSlot) throws {
+    if value.isFinite {
+      return writeScalar(into: slot) { $0.writeFinite(value) }
+    }
+    try writeNonConforming(
+      value, Double.self, isNaN: value.isNaN, isNegative: value < 0, into: slot)
+  }
+
+  /// Writes a Float; NaN and the infinities follow the non-conforming float
+  /// strategy.
+  func write(_ value: Float, into slot: EncodingSlot) throws {
+    if value.isFinite {
+      return writeScalar(into: slot) { $0.writeFinite(value) }
+    }
+    try writeNonConforming(value, Float.self, isNaN: value.isNaN, isNegative: value < 0, into: slot)
+  }
+
+  private func writeNonConforming<F>(
+    _ value: F, _ type: F.Type, isNaN: Bool, isNegative: Bool, into slot: EncodingSlot
+  ) throws {
+    guard
+      case .convertToString(let positiveInfinity, let negativeInfinity, let nan) =
+        options.nonConformingFloatEncodingStrategy
+    else {
+      throw EncodingError.invalidValue(
+        value,
+        EncodingError.Context(
+          codingPath: codingPath(of: slot),
+          debugDescription: "Unable to encode \(F.self).\(value) directly in JSON."))
+    }
+    let text = isNaN ? nan : isNegative ? negativeInfinity : positiveInfinity
+    writeScalar(into: slot) { $0.writeQuoted(text) }
+  }
+
+  // MARK: - Foundation types
+
+  private func write(_ date: Date, into slot: EncodingSlot) throws {
+    switch options.dateEncodingStrategy {
+    case .deferredToDate:
+      try date.encode(to: StreamEncoder(session: self, slot: slot))
+    case .secondsSince1970:
+      try write(date.timeIntervalSince1970, into: slot)
+    case .millisecondsSince1970:
+      try write(1000 * date.timeIntervalSince1970, into: slot)
+    case .iso8601:
+      let text = date.formatted(Date.ISO8601FormatStyle())
+      writeScalar(into: slot) { $0.writeQuoted(text) }
+    #if canImport(Darwin)
+      // Elsewhere Foundation spells `.formatted` as a `.custom` closure.
+      case .formatted(let formatter):
+        let text = formatter.string(from: date)
+        writeScalar(into: slot) { $0.writeQuoted(text) }
+    #endif
+    case .custom(let closure):
+      try closure(date, StreamEncoder(session: self, slot: slot))
+    @unknown default:
+      try date.encode(to: StreamEncoder(session: self, slot: slot))
+    }
+  }
+
+  private func write(_ data: Data, into slot: EncodingSlot) throws {
+    switch options.dataEncodingStrategy {
+    case .deferredToData:
+      try data.encode(to: StreamEncoder(session: self, slot: slot))
+    case .base64:
+      let text = data.base64EncodedString()
+      writeScalar(into: slot) { $0.writeQuoted(text) }
+    case .custom(let closure):
+      try closure(data, StreamEncoder(session: self, slot: slot))
+    @unknown default:
+      try data.encode(to: StreamEncoder(session: self, slot: slot))
+    }
+  }
+}
+
+/// Dictionaries with `String` keys, which Foundation writes with their keys
+/// as they are, whatever the key strategy.
+protocol StringKeyedEncodableDictionary {
+  func encodeMembers(into session: EncodingSession, container: Int) throws
+}
+
+extension Dictionary: StringKeyedEncodableDictionary where Key == String, Value: Encodable {
+  func encodeMembers(into session: EncodingSession, container: Int) throws {
+    for (key, value) in self {
+      let slot = session.beginMember(of: container, key: AnyCodingKey(stringValue: key), name: key)
+      try session.encode(value, into: slot)
+    }
+  }
+}

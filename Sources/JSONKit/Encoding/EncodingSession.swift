@@ -1,0 +1,566 @@
+import Foundation
+
+/// Where one encoded value goes: member `member` of container `container`.
+///
+/// The root value is member 0 of container 0, a pseudo-container that holds
+/// only it.
+struct EncodingSlot: Equatable {
+  var container: Int
+  var member: Int
+
+  static let root = EncodingSlot(container: 0, member: 0)
+}
+
+/// One `encode` call, shared by its encoders and containers.
+///
+/// It first runs in **streaming** mode: every value is written straight into
+/// one byte buffer as it is encoded. That works whenever values are encoded
+/// in the order they appear in the output, which is what synthesized
+/// `encode(to:)` implementations (and nearly every hand-written one) do.
+/// Sorted keys and keys encoded twice are handled there too, by reordering
+/// an object's members in place when it closes.
+///
+/// Codable also allows encoding into a container after a later sibling has
+/// been written (a nested container or super-encoder kept and used later).
+/// Streaming cannot honour that, so the session notes it, ignores further
+/// writes, and ``JKEncoder`` encodes the value again in **tree** mode, which
+/// records every container as a node and writes them all at the end.
+///
+/// The mutable state lives in memory the session allocates, reached through
+/// a pointer: every write is a mutation, and a class's stored properties
+/// would pay a dynamic exclusivity check on each one.
+final class EncodingSession {
+  let options: JKEncoder.Options
+  let userInfo: [CodingUserInfoKey: Any]
+  private let state: UnsafeMutablePointer<EncodingState>
+
+  init(mode: EncodingState.Mode, options: JKEncoder.Options, capacity: Int) {
+    self.options = options
+    userInfo = options.userInfo.isEmpty ? [:] : options.userInfo.mapValues { $0 as Any }
+    state = .allocate(capacity: 1)
+    state.initialize(to: EncodingState(mode: mode, options: options, capacity: capacity))
+  }
+
+  deinit {
+    state.deinitialize(count: 1)
+    state.deallocate()
+  }
+
+  /// Whether streaming met an out-of-order write (its output is discarded).
+  var needsTreeMode: Bool { state.pointee.needsTreeMode }
+
+  @inline(__always)
+  func beginMember(of container: Int, key: (any CodingKey)?, name: String?) -> EncodingSlot {
+    state.pointee.beginMember(of: container, key: key, name: name)
+  }
+
+  @inline(__always)
+  func writeScalar(into slot: EncodingSlot, _ write: (inout ByteWriter) throws -> Void) rethrows {
+    try state.pointee.writeScalar(into: slot, write)
+  }
+
+  func openContainer(in slot: EncodingSlot, isObject: Bool) -> Int {
+    state.pointee.openContainer(in: slot, isObject: isObject)
+  }
+
+  func count(of container: Int) -> Int {
+    state.pointee.count(of: container)
+  }
+
+  func codingPath(of slot: EncodingSlot) -> [any CodingKey] {
+    state.pointee.codingPath(of: slot)
+  }
+
+  func codingPath(ofContainer container: Int) -> [any CodingKey] {
+    state.pointee.codingPath(ofContainer: container)
+  }
+
+  @inline(__always)
+  func name(of key: any CodingKey, in container: Int) -> String {
+    if case .useDefaultKeys = options.keyEncodingStrategy { return key.stringValue }
+    return state.pointee.name(of: key, in: container)
+  }
+
+  /// Closes every container; nil when the root value encoded nothing.
+  func finishStreaming() -> ByteWriter? {
+    guard state.pointee.finishStreaming() else { return nil }
+    return state.pointee.takeOutput()
+  }
+
+  /// Writes the recorded tree; nil when the root value encoded nothing.
+  func finishTree() -> ByteWriter? {
+    state.pointee.finishTree()
+  }
+}
+
+/// The mutable state of one ``EncodingSession``.
+struct EncodingState: ~Copyable {
+  enum Mode {
+    case streaming
+    case tree
+  }
+
+  let mode: Mode
+  let options: JKEncoder.Options
+  /// Whether member names can differ from their coding keys' string values.
+  private let keepsCodingKeys: Bool
+  /// The output in streaming mode; in tree mode, the text of each scalar.
+  var writer: ByteWriter
+  /// Set when streaming met an out-of-order write; the result is discarded.
+  var needsTreeMode = false
+
+  // Streaming state.
+  private var frames: [Frame] = []
+  private var members: [Member] = []
+  private var nextSerial = 1
+
+  // Tree state.
+  private var nodes: [TreeNode] = []
+
+  /// Converted keys for `.convertToSnakeCase`, by coding key.
+  private var snakeCaseKeys: [String: String] = [:]
+
+  init(mode: Mode, options: JKEncoder.Options, capacity: Int) {
+    self.mode = mode
+    self.options = options
+    if case .useDefaultKeys = options.keyEncodingStrategy {
+      keepsCodingKeys = false
+    } else {
+      keepsCodingKeys = true
+    }
+    // In tree mode the writer holds scalars only; they are escaped as the
+    // output will be, and joined later.
+    writer = ByteWriter(options: options.outputFormatting, capacity: capacity)
+    switch mode {
+    case .streaming:
+      frames.reserveCapacity(16)
+      members.reserveCapacity(64)
+      frames.append(Frame(serial: 0, isObject: false, parentSlot: .root, memberBase: 0))
+      frames[0].count = 1
+      frames[0].awaitingValue = true
+    case .tree:
+      nodes.append(TreeNode(isObject: false, parentSlot: nil))
+      nodes[0].members.append(TreeMember(key: nil, codingKey: nil, value: .pending))
+    }
+  }
+
+  // MARK: - Streaming frames
+
+  /// An open container while streaming.
+  private struct Frame {
+    let serial: Int
+    let isObject: Bool
+    /// The slot the container fills in its parent.
+    let parentSlot: EncodingSlot
+    /// Members (or elements) begun so far.
+    var count = 0
+    /// Whether the last member was begun but has no value yet.
+    var awaitingValue = false
+    /// Where this object's members start in `members`.
+    let memberBase: Int
+    /// The coding key of the last member begun, kept for coding paths only
+    /// when a key strategy makes it differ from the member's name (copying
+    /// an existential per member is not free).
+    var currentKey: (any CodingKey)?
+    /// Whether two members' keys may be equal (their fingerprints are).
+    var mayHaveDuplicates = false
+    /// One bit per member fingerprint (its low 7 bits): a member whose bit
+    /// is clear cannot repeat an earlier key, so most members skip the scan.
+    var fingerprintBits: (UInt64, UInt64) = (0, 0)
+  }
+
+  /// One member of an open object: its key, a fingerprint of the key for
+  /// finding duplicates cheaply, and where its text starts.
+  private struct Member {
+    let key: String
+    let fingerprint: UInt64
+    let start: Int
+  }
+
+  @inline(__always)
+  private func frameIndex(_ serial: Int) -> Int? {
+    var index = frames.count - 1
+    while index >= 0 {
+      if frames[index].serial == serial { return index }
+      index -= 1
+    }
+    return nil
+  }
+
+  /// Notes that streaming cannot produce this value's output.
+  private mutating func abandonStreaming() {
+    needsTreeMode = true
+  }
+
+  /// Makes `slot` the place where the next bytes go: its container becomes
+  /// the innermost open one (finishing any deeper ones), and the slot must be
+  /// the container's last member, still without a value.
+  @inline(__always)
+  private mutating func prepare(_ slot: EncodingSlot) -> Bool {
+    guard !needsTreeMode, let index = frameIndex(slot.container),
+      frames[index].count - 1 == slot.member, frames[index].awaitingValue
+    else {
+      abandonStreaming()
+      return false
+    }
+    while frames.count - 1 > index { closeInnermost() }
+    return true
+  }
+
+  private var indentLevel: Int { frames.count - 1 }
+
+  /// Begins a member of the object `container` (or an element of the array)
+  /// and returns the slot for its value.
+  mutating func beginMember(of container: Int, key: (any CodingKey)?, name: String?) -> EncodingSlot
+  {
+    if mode == .tree { return treeBeginMember(of: container, key: key, name: name) }
+    guard !needsTreeMode, let index = frameIndex(container) else {
+      abandonStreaming()
+      return EncodingSlot(container: container, member: -1)
+    }
+    while frames.count - 1 > index { closeInnermost() }
+    if frames[index].awaitingValue { writeEmptyObject() }
+    if frames[index].count > 0 { writer.append(UInt8(ascii: ",")) }
+    if writer.isPrettyPrinted { writer.appendNewline(indentLevel: indentLevel) }
+    if let name {
+      let start = writer.count
+      writer.writeQuoted(name)
+      let fingerprint = writer.fingerprint(from: start)
+      let bit = UInt64(1) << (fingerprint & 63)
+      let seen =
+        fingerprint & 64 == 0
+        ? frames[index].fingerprintBits.0 & bit : frames[index].fingerprintBits.1 & bit
+      if seen != 0 {
+        var other = frames[index].memberBase
+        while other < members.count {
+          if members[other].fingerprint == fingerprint {
+            frames[index].mayHaveDuplicates = true
+            break
+          }
+          other += 1
+        }
+      } else if fingerprint & 64 == 0 {
+        frames[index].fingerprintBits.0 |= bit
+      } else {
+        frames[index].fingerprintBits.1 |= bit
+      }
+      members.append(Member(key: name, fingerprint: fingerprint, start: start))
+      if writer.isPrettyPrinted {
+        writer.append(" : ")
+      } else {
+        writer.append(UInt8(ascii: ":"))
+      }
+    }
+    frames[index].count += 1
+    frames[index].awaitingValue = true
+    if keepsCodingKeys { frames[index].currentKey = key }
+    return EncodingSlot(container: container, member: frames[index].count - 1)
+  }
+
+  /// Writes a scalar into `slot`.
+  @inline(__always)
+  mutating func writeScalar(into slot: EncodingSlot, _ write: (inout ByteWriter) throws -> Void)
+    rethrows
+  {
+    if mode == .tree { return try treeWriteScalar(into: slot, write) }
+    guard prepare(slot) else { return }
+    try write(&writer)
+    frames[frames.count - 1].awaitingValue = false
+  }
+
+  /// Opens an array or object in `slot`, or returns the one already there
+  /// (an encoder may ask for its container more than once).
+  mutating func openContainer(in slot: EncodingSlot, isObject: Bool) -> Int {
+    if mode == .tree { return treeOpenContainer(in: slot, isObject: isObject) }
+    if !needsTreeMode, let index = frameIndex(slot.container), index + 1 < frames.count,
+      frames[index + 1].parentSlot == slot, frames[index + 1].isObject == isObject
+    {
+      while frames.count - 1 > index + 1 { closeInnermost() }
+      return frames[index + 1].serial
+    }
+    guard prepare(slot) else { return -1 }
+    frames[frames.count - 1].awaitingValue = false
+    writer.append(isObject ? UInt8(ascii: "{") : UInt8(ascii: "["))
+    let serial = nextSerial
+    nextSerial += 1
+    frames.append(
+      Frame(serial: serial, isObject: isObject, parentSlot: slot, memberBase: members.count))
+    return serial
+  }
+
+  /// The number of members begun in `container`.
+  mutating func count(of container: Int) -> Int {
+    if mode == .tree { return container < nodes.count ? nodes[container].members.count : 0 }
+    guard let index = frameIndex(container) else { return 0 }
+    return frames[index].count
+  }
+
+  /// Foundation writes `{}` for a value that encoded nothing.
+  private mutating func writeEmptyObject() {
+    Self.writeEmptyObject(into: &writer, indentLevel: indentLevel)
+  }
+
+  /// `{}`, or in pretty output `JSONEncoder`'s "{\n\n<indent>}".
+  private static func writeEmptyObject(into output: inout ByteWriter, indentLevel: Int) {
+    output.append(UInt8(ascii: "{"))
+    if output.isPrettyPrinted {
+      output.append(UInt8(ascii: "\n"))
+      output.appendNewline(indentLevel: indentLevel)
+    }
+    output.append(UInt8(ascii: "}"))
+  }
+
+  /// Closes the innermost open container.
+  private mutating func closeInnermost() {
+    let level = indentLevel
+    if frames[level].awaitingValue {
+      writeEmptyObject()
+      frames[level].awaitingValue = false
+    }
+    let frame = frames.removeLast()
+    if frame.isObject, frame.count > 1, writer.sortsKeys || frame.mayHaveDuplicates {
+      reorderMembers(from: frame.memberBase, indentLevel: level)
+    }
+    if frame.count == 0 {
+      if writer.isPrettyPrinted {
+        writer.append(UInt8(ascii: "\n"))
+        writer.appendNewline(indentLevel: level - 1)
+      }
+    } else if writer.isPrettyPrinted {
+      writer.appendNewline(indentLevel: level - 1)
+    }
+    writer.append(frame.isObject ? UInt8(ascii: "}") : UInt8(ascii: "]"))
+    if frame.isObject { members.removeLast(members.count - frame.memberBase) }
+  }
+
+  /// Rewrites the members of the object being closed: later duplicates
+  /// replace earlier ones (keeping the first one's place), and with sorted
+  /// keys the members are ordered by the UTF-8 bytes of their keys.
+  private mutating func reorderMembers(from base: Int, indentLevel level: Int) {
+    let separatorLength = 1 + (writer.isPrettyPrinted ? 1 + 2 * level : 0)
+    let regionStart = members[base].start
+    let regionEnd = writer.count
+    var ranges: [Range<Int>] = []
+    ranges.reserveCapacity(members.count - base)
+    for index in base..<members.count {
+      let end = index + 1 < members.count ? members[index + 1].start - separatorLength : regionEnd
+      ranges.append(members[index].start..<end)
+    }
+    // Member positions in output order, each with the index of its value.
+    var order: [(key: String, text: Int)] = []
+    var positionOfKey: [String: Int] = [:]
+    for (offset, member) in members[base...].enumerated() {
+      if let position = positionOfKey[member.key] {
+        order[position].text = offset
+      } else {
+        positionOfKey[member.key] = order.count
+        order.append((member.key, offset))
+      }
+    }
+    if writer.sortsKeys {
+      order.sort { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+    }
+    let region = writer.copyBytes(in: regionStart..<regionEnd)
+    let separator = writer.copyBytes(
+      in: (ranges[1].lowerBound - separatorLength)..<ranges[1].lowerBound)
+    writer.truncate(to: regionStart)
+    for (position, entry) in order.enumerated() {
+      if position > 0 { writer.append(separator) }
+      let range = ranges[entry.text]
+      writer.append(region[(range.lowerBound - regionStart)..<(range.upperBound - regionStart)])
+    }
+  }
+
+  /// Finishes streaming: closes every container. Returns false when the
+  /// root value encoded nothing.
+  mutating func finishStreaming() -> Bool {
+    while frames.count > 1 { closeInnermost() }
+    return !frames[0].awaitingValue
+  }
+
+  // MARK: - Coding paths
+
+  /// The coding path of the value in `slot`.
+  mutating func codingPath(of slot: EncodingSlot) -> [any CodingKey] {
+    if mode == .tree { return treeCodingPath(of: slot) }
+    guard let index = frameIndex(slot.container) else { return [] }
+    var path: [any CodingKey] = []
+    // frames[0] holds only the root value, which has no key.
+    if index >= 2 {
+      for level in 1..<index {
+        path.append(lastMemberKey(of: frames[level]))
+      }
+    }
+    if index >= 1 {
+      let frame = frames[index]
+      path.append(
+        slot.member == frame.count - 1
+          ? lastMemberKey(of: frame) : AnyCodingKey(intValue: slot.member))
+    }
+    return path
+  }
+
+  /// The coding key of the last member begun in `frame`.
+  private func lastMemberKey(of frame: Frame) -> any CodingKey {
+    if let key = frame.currentKey { return key }
+    if frame.isObject, frame.count > 0 {
+      return AnyCodingKey(stringValue: members[frame.memberBase + frame.count - 1].key)
+    }
+    return AnyCodingKey(intValue: max(frame.count - 1, 0))
+  }
+
+  // MARK: - Keys
+
+  /// The name a coding key is written under, after the key strategy.
+  mutating func name(of key: any CodingKey, in container: Int) -> String {
+    switch options.keyEncodingStrategy {
+    case .useDefaultKeys:
+      return key.stringValue
+    case .convertToSnakeCase:
+      let original = key.stringValue
+      if let converted = snakeCaseKeys[original] { return converted }
+      let converted = KeyConversion.snakeCased(original)
+      snakeCaseKeys[original] = converted
+      return converted
+    case .custom(let transform):
+      let path = codingPath(ofContainer: container) + [key]
+      return transform(path).stringValue
+    @unknown default:
+      return key.stringValue
+    }
+  }
+
+  /// The coding path of the container `container` itself.
+  mutating func codingPath(ofContainer container: Int) -> [any CodingKey] {
+    if mode == .tree {
+      guard let slot = nodes[container].parentSlot else { return [] }
+      return treeCodingPath(of: slot)
+    }
+    guard let index = frameIndex(container) else { return [] }
+    return codingPath(of: frames[index].parentSlot)
+  }
+
+  // MARK: - Tree mode
+
+  private enum TreeValue {
+    case pending
+    case scalar(Range<Int>)
+    case node(Int)
+  }
+
+  private struct TreeMember {
+    var key: String?
+    var codingKey: (any CodingKey)?
+    var value: TreeValue
+  }
+
+  private struct TreeNode {
+    let isObject: Bool
+    let parentSlot: EncodingSlot?
+    var members: [TreeMember] = []
+  }
+
+  private mutating func treeBeginMember(of container: Int, key: (any CodingKey)?, name: String?)
+    -> EncodingSlot
+  {
+    if let name, let existing = nodes[container].members.firstIndex(where: { $0.key == name }) {
+      // The last value wins, in the first one's place.
+      nodes[container].members[existing].value = .pending
+      nodes[container].members[existing].codingKey = key
+      return EncodingSlot(container: container, member: existing)
+    }
+    nodes[container].members.append(TreeMember(key: name, codingKey: key, value: .pending))
+    return EncodingSlot(container: container, member: nodes[container].members.count - 1)
+  }
+
+  private mutating func treeWriteScalar(
+    into slot: EncodingSlot, _ write: (inout ByteWriter) throws -> Void
+  )
+    rethrows
+  {
+    let start = writer.count
+    try write(&writer)
+    nodes[slot.container].members[slot.member].value = .scalar(start..<writer.count)
+  }
+
+  private mutating func treeOpenContainer(in slot: EncodingSlot, isObject: Bool) -> Int {
+    if case .node(let existing) = nodes[slot.container].members[slot.member].value,
+      nodes[existing].isObject == isObject
+    {
+      return existing
+    }
+    nodes.append(TreeNode(isObject: isObject, parentSlot: slot))
+    nodes[slot.container].members[slot.member].value = .node(nodes.count - 1)
+    return nodes.count - 1
+  }
+
+  private mutating func treeCodingPath(of slot: EncodingSlot) -> [any CodingKey] {
+    var path: [any CodingKey] = []
+    var current: EncodingSlot? = slot
+    while let slot = current, slot.container != 0 {
+      let member = nodes[slot.container].members[slot.member]
+      path.append(member.codingKey ?? AnyCodingKey(intValue: slot.member))
+      current = nodes[slot.container].parentSlot
+    }
+    return path.reversed()
+  }
+
+  /// The finished streaming output; nothing may be written afterwards.
+  mutating func takeOutput() -> ByteWriter {
+    var output = ByteWriter(options: options.outputFormatting, capacity: 16)
+    swap(&output, &writer)
+    return output
+  }
+
+  /// Writes the recorded tree with the output formatting; nil when the root
+  /// value encoded nothing.
+  mutating func finishTree() -> ByteWriter? {
+    guard case let root = nodes[0].members[0].value, !Self.isPending(root) else { return nil }
+    var output = ByteWriter(options: options.outputFormatting, capacity: writer.count + 64)
+    writeTree(root, depth: 0, into: &output)
+    return output
+  }
+
+  private static func isPending(_ value: TreeValue) -> Bool {
+    if case .pending = value { return true }
+    return false
+  }
+
+  private mutating func writeTree(_ value: TreeValue, depth: Int, into output: inout ByteWriter) {
+    switch value {
+    case .pending:
+      Self.writeEmptyObject(into: &output, indentLevel: depth)
+    case .scalar(let range):
+      let text = writer.copyBytes(in: range)
+      output.append(text[...])
+    case .node(let index):
+      let node = nodes[index]
+      output.append(node.isObject ? UInt8(ascii: "{") : UInt8(ascii: "["))
+      var order = Array(node.members.indices)
+      if node.isObject, output.sortsKeys {
+        order.sort {
+          node.members[$0].key!.utf8.lexicographicallyPrecedes(node.members[$1].key!.utf8)
+        }
+      }
+      for (position, memberIndex) in order.enumerated() {
+        let member = node.members[memberIndex]
+        if position > 0 { output.append(UInt8(ascii: ",")) }
+        if output.isPrettyPrinted { output.appendNewline(indentLevel: depth + 1) }
+        if let key = member.key {
+          output.writeQuoted(key)
+          if output.isPrettyPrinted {
+            output.append(" : ")
+          } else {
+            output.append(UInt8(ascii: ":"))
+          }
+        }
+        writeTree(member.value, depth: depth + 1, into: &output)
+      }
+      if output.isPrettyPrinted {
+        if node.members.isEmpty { output.append(UInt8(ascii: "\n")) }
+        output.appendNewline(indentLevel: depth)
+      }
+      output.append(node.isObject ? UInt8(ascii: "}") : UInt8(ascii: "]"))
+    }
+  }
+}

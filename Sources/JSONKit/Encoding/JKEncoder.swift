@@ -1,0 +1,172 @@
+import Foundation
+
+/// Encodes `Encodable` values as JSON: a drop-in for Foundation's
+/// `JSONEncoder` that writes the same bytes, faster.
+///
+/// ```swift
+/// let encoder = JKEncoder()
+/// encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+/// encoder.dateEncodingStrategy = .iso8601
+/// let data = try encoder.encode(user)
+/// ```
+///
+/// With `.sortedKeys` the output is byte for byte what `JSONEncoder` writes
+/// for the same options: the same number text (shortest round-tripping
+/// doubles and floats), the same escapes, the same layout. Without it, keys
+/// come out in the order the value encoded them, the same on every run.
+/// The strategies are Foundation's own types and behave as Foundation's.
+///
+/// Values are written straight into one byte buffer as they are encoded;
+/// only a value that encodes into a container after a later sibling was
+/// written (which Codable allows) is encoded a second time, through a tree.
+///
+/// One encoder may be used from many threads at once.
+public final class JKEncoder: @unchecked Sendable {
+  // Unchecked: the only mutable state, `storedOptions`, is guarded by `lock`.
+
+  /// The output options: ``JKOutputFormatting``.
+  public typealias OutputFormatting = JKOutputFormatting
+  /// How coding keys become JSON keys: Foundation's type.
+  public typealias KeyEncodingStrategy = JSONEncoder.KeyEncodingStrategy
+  /// How dates are written: Foundation's type.
+  public typealias DateEncodingStrategy = JSONEncoder.DateEncodingStrategy
+  /// How `Data` is written: Foundation's type.
+  public typealias DataEncodingStrategy = JSONEncoder.DataEncodingStrategy
+  /// How NaN and infinities are written: Foundation's type.
+  public typealias NonConformingFloatEncodingStrategy = JSONEncoder
+    .NonConformingFloatEncodingStrategy
+
+  /// Everything that configures one `encode` call, copied at its start.
+  struct Options: Sendable {
+    var outputFormatting: OutputFormatting = []
+    var keyEncodingStrategy: KeyEncodingStrategy = .useDefaultKeys
+    var dateEncodingStrategy: DateEncodingStrategy = .deferredToDate
+    var dataEncodingStrategy: DataEncodingStrategy = .base64
+    var nonConformingFloatEncodingStrategy: NonConformingFloatEncodingStrategy = .throw
+    var userInfo: [CodingUserInfoKey: any Sendable] = [:]
+  }
+
+  private let lock = NSLock()
+  private var storedOptions = Options()
+  /// The size of the last output, so that the next buffer starts big enough.
+  private var lastOutputSize = 256
+
+  /// Creates an encoder with Foundation's defaults.
+  public init() {}
+
+  private func withOptions<R>(_ body: (inout Options) -> R) -> R {
+    lock.lock()
+    defer { lock.unlock() }
+    return body(&storedOptions)
+  }
+
+  /// The layout and escaping of the output. Default: `[]` (compact).
+  public var outputFormatting: OutputFormatting {
+    get { withOptions { $0.outputFormatting } }
+    set { withOptions { $0.outputFormatting = newValue } }
+  }
+
+  /// How coding keys become JSON keys. Default: `.useDefaultKeys`.
+  public var keyEncodingStrategy: KeyEncodingStrategy {
+    get { withOptions { $0.keyEncodingStrategy } }
+    set { withOptions { $0.keyEncodingStrategy = newValue } }
+  }
+
+  /// How `Date` values are written. Default: `.deferredToDate`.
+  public var dateEncodingStrategy: DateEncodingStrategy {
+    get { withOptions { $0.dateEncodingStrategy } }
+    set { withOptions { $0.dateEncodingStrategy = newValue } }
+  }
+
+  /// How `Data` values are written. Default: `.base64`.
+  public var dataEncodingStrategy: DataEncodingStrategy {
+    get { withOptions { $0.dataEncodingStrategy } }
+    set { withOptions { $0.dataEncodingStrategy = newValue } }
+  }
+
+  /// How NaN and infinities are written. Default: `.throw`.
+  public var nonConformingFloatEncodingStrategy: NonConformingFloatEncodingStrategy {
+    get { withOptions { $0.nonConformingFloatEncodingStrategy } }
+    set { withOptions { $0.nonConformingFloatEncodingStrategy = newValue } }
+  }
+
+  /// Values that `encode(to:)` implementations can read from their encoder.
+  public var userInfo: [CodingUserInfoKey: any Sendable] {
+    get { withOptions { $0.userInfo } }
+    set { withOptions { $0.userInfo = newValue } }
+  }
+
+  // MARK: - Encoding
+
+  /// Encodes `value` as JSON.
+  ///
+  /// - Throws: `EncodingError.invalidValue` for NaN or an infinity (unless
+  ///   the non-conforming float strategy says how to write them), for a
+  ///   value that encodes nothing at all, and for whatever `encode(to:)` throws.
+  public func encode<T: Encodable>(_ value: T) throws -> Data {
+    try encodeIntoWriter(value).finishData()
+  }
+
+  /// Encodes `value` as JSON bytes.
+  public func encodeToBytes<T: Encodable>(_ value: T) throws -> [UInt8] {
+    try encodeIntoWriter(value).finishBytes()
+  }
+
+  /// Encodes `value` as JSON and appends the bytes to `buffer`; on error
+  /// `buffer` is left as it was.
+  public func encode<T: Encodable>(_ value: T, appendingTo buffer: inout [UInt8]) throws {
+    let writer = try encodeIntoWriter(value)
+    writer.withBytes { buffer.append(contentsOf: $0) }
+  }
+
+  /// Encodes a value that needs a configuration, as Foundation's
+  /// `encode(_:configuration:)` does.
+  public func encode<T: EncodableWithConfiguration>(
+    _ value: T, configuration: T.EncodingConfiguration
+  ) throws -> Data {
+    try encodeIntoWriter(value) { try value.encode(to: $0, configuration: configuration) }
+      .finishData()
+  }
+
+  /// Encodes a value whose configuration a provider type supplies.
+  public func encode<T, C>(_ value: T, configuration: C.Type) throws -> Data
+  where
+    T: EncodableWithConfiguration, C: EncodingConfigurationProviding,
+    T.EncodingConfiguration == C.EncodingConfiguration
+  {
+    try encode(value, configuration: C.encodingConfiguration)
+  }
+
+  private func encodeIntoWriter<T: Encodable>(_ value: T) throws -> ByteWriter {
+    try encodeIntoWriter(value) { encoder in
+      try encoder.session.encode(value, into: encoder.slot)
+    }
+  }
+
+  /// Runs `body` with a root encoder, streaming first and through a tree if
+  /// streaming could not follow the order the value encoded in.
+  private func encodeIntoWriter<T>(_ value: T, _ body: (StreamEncoder) throws -> Void) throws
+    -> ByteWriter
+  {
+    let (options, capacity) = withOptions { ($0, lastOutputSize) }
+    let streaming = EncodingSession(mode: .streaming, options: options, capacity: capacity)
+    try body(StreamEncoder(session: streaming, slot: .root))
+    var output: ByteWriter?
+    if !streaming.needsTreeMode {
+      output = streaming.finishStreaming()
+    } else {
+      let tree = EncodingSession(mode: .tree, options: options, capacity: capacity)
+      try body(StreamEncoder(session: tree, slot: .root))
+      output = tree.finishTree()
+    }
+    guard let output else {
+      throw EncodingError.invalidValue(
+        value,
+        EncodingError.Context(
+          codingPath: [], debugDescription: "Top-level \(T.self) did not encode any values."))
+    }
+    let size = output.count
+    withOptions { _ in lastOutputSize = max(256, size + size / 8) }
+    return output
+  }
+}

@@ -1,0 +1,107 @@
+/// A keyed container writing one JSON object.
+struct StreamKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
+  let session: EncodingSession
+  let container: Int
+
+  var codingPath: [any CodingKey] {
+    session.codingPath(ofContainer: container)
+  }
+
+  /// Begins the member `key` and returns the slot for its value.
+  @inline(__always)
+  private func member(_ key: some CodingKey) -> EncodingSlot {
+    session.beginMember(of: container, key: key, name: session.name(of: key, in: container))
+  }
+
+  mutating func encodeNil(forKey key: Key) throws {
+    session.writeScalar(into: member(key)) { $0.append("null") }
+  }
+
+  mutating func encode(_ value: Bool, forKey key: Key) throws {
+    session.writeScalar(into: member(key)) { $0.append(value ? "true" : "false") }
+  }
+
+  mutating func encode(_ value: String, forKey key: Key) throws {
+    session.writeScalar(into: member(key)) { $0.writeQuoted(value) }
+  }
+
+  mutating func encode(_ value: Double, forKey key: Key) throws {
+    try session.write(value, into: member(key))
+  }
+
+  mutating func encode(_ value: Float, forKey key: Key) throws {
+    try session.write(value, into: member(key))
+  }
+
+  mutating func encode(_ value: Int, forKey key: Key) throws {
+    session.writeScalar(into: member(key)) { $0.write(integer: value) }
+  }
+
+  mutating func encode(_ value: Int8, forKey key: Key) throws {
+    session.writeScalar(into: member(key)) { $0.write(integer: value) }
+  }
+
+  mutating func encode(_ value: Int16, forKey key: Key) throws {
+    session.writeScalar(into: member(key)) { $0.write(integer: value) }
+  }
+
+  mutating func encode(_ value: Int32, forKey key: Key) throws {
+    session.writeScalar(into: member(key)) { $0.write(integer: value) }
+  }
+
+  mutating func encode(_ value: Int64, forKey key: Key) throws {
+    session.writeScalar(into: member(key)) { $0.write(integer: value) }
+  }
+
+  @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+  mutating func encode(_ value: Int128, forKey key: Key) throws {
+    session.writeScalar(into: member(key)) { $0.write(value) }
+  }
+
+  mutating func encode(_ value: UInt, forKey key: Key) throws {
+    session.writeScalar(into: member(key)) { $0.write(integer: value) }
+  }
+
+  mutating func encode(_ value: UInt8, forKey key: Key) throws {
+    session.writeScalar(into: member(key)) { $0.write(integer: value) }
+  }
+
+  mutating func encode(_ value: UInt16, forKey key: Key) throws {
+    session.writeScalar(into: member(key)) { $0.write(integer: value) }
+  }
+
+  mutating func encode(_ value: UInt32, forKey key: Key) throws {
+    session.writeScalar(into: member(key)) { $0.write(integer: value) }
+  }
+
+  mutating func encode(_ value: UInt64, forKey key: Key) throws {
+    session.writeScalar(into: member(key)) { $0.write(integer: value) }
+  }
+
+  @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+  mutating func encode(_ value: UInt128, forKey key: Key) throws {
+    session.writeScalar(into: member(key)) { $0.write(value) }
+  }
+
+  mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
+    try session.encode(value, into: member(key))
+  }
+
+  mutating func nestedContainer<NestedKey: CodingKey>(
+    keyedBy keyType: NestedKey.Type, forKey key: Key
+  ) -> KeyedEncodingContainer<NestedKey> {
+    StreamEncoder(session: session, slot: member(key)).container(keyedBy: keyType)
+  }
+
+  mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
+    StreamEncoder(session: session, slot: member(key)).unkeyedContainer()
+  }
+
+  mutating func superEncoder() -> any Encoder {
+    StreamEncoder(session: session, slot: member(AnyCodingKey(stringValue: "super")))
+  }
+
+  mutating func superEncoder(forKey key: Key) -> any Encoder {
+    StreamEncoder(session: session, slot: member(key))
+  }
+}

@@ -1,0 +1,107 @@
+/// An unkeyed container writing one JSON array.
+struct StreamUnkeyedContainer: UnkeyedEncodingContainer {
+  let session: EncodingSession
+  let container: Int
+
+  var codingPath: [any CodingKey] {
+    session.codingPath(ofContainer: container)
+  }
+
+  var count: Int {
+    session.count(of: container)
+  }
+
+  /// Begins the next element and returns the slot for it.
+  @inline(__always)
+  private func element() -> EncodingSlot {
+    session.beginMember(of: container, key: nil, name: nil)
+  }
+
+  mutating func encodeNil() throws {
+    session.writeScalar(into: element()) { $0.append("null") }
+  }
+
+  mutating func encode(_ value: Bool) throws {
+    session.writeScalar(into: element()) { $0.append(value ? "true" : "false") }
+  }
+
+  mutating func encode(_ value: String) throws {
+    session.writeScalar(into: element()) { $0.writeQuoted(value) }
+  }
+
+  mutating func encode(_ value: Double) throws {
+    try session.write(value, into: element())
+  }
+
+  mutating func encode(_ value: Float) throws {
+    try session.write(value, into: element())
+  }
+
+  mutating func encode(_ value: Int) throws {
+    session.writeScalar(into: element()) { $0.write(integer: value) }
+  }
+
+  mutating func encode(_ value: Int8) throws {
+    session.writeScalar(into: element()) { $0.write(integer: value) }
+  }
+
+  mutating func encode(_ value: Int16) throws {
+    session.writeScalar(into: element()) { $0.write(integer: value) }
+  }
+
+  mutating func encode(_ value: Int32) throws {
+    session.writeScalar(into: element()) { $0.write(integer: value) }
+  }
+
+  mutating func encode(_ value: Int64) throws {
+    session.writeScalar(into: element()) { $0.write(integer: value) }
+  }
+
+  @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+  mutating func encode(_ value: Int128) throws {
+    session.writeScalar(into: element()) { $0.write(value) }
+  }
+
+  mutating func encode(_ value: UInt) throws {
+    session.writeScalar(into: element()) { $0.write(integer: value) }
+  }
+
+  mutating func encode(_ value: UInt8) throws {
+    session.writeScalar(into: element()) { $0.write(integer: value) }
+  }
+
+  mutating func encode(_ value: UInt16) throws {
+    session.writeScalar(into: element()) { $0.write(integer: value) }
+  }
+
+  mutating func encode(_ value: UInt32) throws {
+    session.writeScalar(into: element()) { $0.write(integer: value) }
+  }
+
+  mutating func encode(_ value: UInt64) throws {
+    session.writeScalar(into: element()) { $0.write(integer: value) }
+  }
+
+  @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+  mutating func encode(_ value: UInt128) throws {
+    session.writeScalar(into: element()) { $0.write(value) }
+  }
+
+  mutating func encode<T: Encodable>(_ value: T) throws {
+    try session.encode(value, into: element())
+  }
+
+  mutating func nestedContainer<NestedKey: CodingKey>(
+    keyedBy keyType: NestedKey.Type
+  ) -> KeyedEncodingContainer<NestedKey> {
+    StreamEncoder(session: session, slot: element()).container(keyedBy: keyType)
+  }
+
+  mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
+    StreamEncoder(session: session, slot: element()).unkeyedContainer()
+  }
+
+  mutating func superEncoder() -> any Encoder {
+    StreamEncoder(session: session, slot: element())
+  }
+}

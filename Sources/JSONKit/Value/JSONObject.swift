@@ -1,0 +1,261 @@
+import Foundation
+
+/// The members of a JSON object: unique `String` keys, each with a
+/// ``JSONValue``, in the order they were added.
+///
+/// `JSONObject` behaves like a dictionary that remembers its order. Setting a
+/// key that is present replaces its value in place; setting a new key appends
+/// it; setting `nil` removes it:
+///
+/// ```swift
+/// var object: JSONObject = ["name": "Ada", "born": 1815]
+/// object["born"] = 1816      // same position
+/// object["field"] = "maths"  // appended
+/// object["name"] = nil       // removed
+/// // object.keys == ["born", "field"]
+/// ```
+///
+/// Keys are compared with `String`'s `==`, which treats canonically
+/// equivalent spellings (`"é"` as one scalar or as `"e"` and a combining
+/// accent) as the same key, as Swift's `Dictionary` and Foundation's
+/// `JSONEncoder` do.
+///
+/// Two objects are equal when they hold the same keys with equal values, in
+/// any order. Iterating yields `(key:value:)` pairs in order.
+///
+/// Lookups search small objects linearly and larger ones through an index
+/// built on first use, so looking up every key of an object with thousands
+/// of members costs time proportional to its size, not its square.
+public struct JSONObject: Sendable {
+  /// A member of an object: its key and its value.
+  public typealias Element = (key: String, value: JSONValue)
+
+  /// The members in order; their keys are unique.
+  private(set) var members: [Element]
+
+  /// Present exactly when there are more than `linearSearchLimit` members.
+  private var keyIndex: KeyIndex?
+
+  /// Up to this many members, a linear search beats hashing the key.
+  static let linearSearchLimit = 16
+
+  /// Creates an empty object.
+  public init() {
+    members = []
+    keyIndex = nil
+  }
+
+  /// Creates an object from key-value pairs in order.
+  ///
+  /// When a key occurs more than once, the last value wins and keeps the
+  /// position of the key's first occurrence, as JSONKit's parser treats
+  /// duplicate keys.
+  ///
+  /// ```swift
+  /// let object = JSONObject([("a", 1), ("b", 2), ("a", 3)])
+  /// // {"a":3,"b":2}
+  /// ```
+  public init(_ pairs: some Sequence<(String, JSONValue)>) {
+    self.init()
+    members.reserveCapacity(pairs.underestimatedCount)
+    for (key, value) in pairs {
+      self[key] = value
+    }
+  }
+
+  /// Creates an object from members whose keys are already unique.
+  ///
+  /// The caller guarantees that no two keys are equal under `String`'s `==`
+  /// (so byte-wise distinct keys that are canonically equivalent count as
+  /// equal). Only debug builds check it; a duplicate breaks lookups.
+  init(uniqueKeysWithValues members: [Element]) {
+    assert(Set(members.lazy.map(\.key)).count == members.count, "duplicate keys in JSONObject")
+    self.members = members
+    self.keyIndex = members.count > Self.linearSearchLimit ? KeyIndex() : nil
+  }
+
+  /// The keys, in order.
+  public var keys: [String] {
+    members.map(\.key)
+  }
+
+  /// The values, in the order of their keys.
+  public var values: [JSONValue] {
+    members.map(\.value)
+  }
+
+  /// The value for `key`, or `nil` if the object has no such key.
+  ///
+  /// Setting a value replaces the value of an existing key where it stands,
+  /// or appends the key; setting `nil` removes the key.
+  public subscript(key: String) -> JSONValue? {
+    get {
+      index(forKey: key).map { members[$0].value }
+    }
+    set {
+      if let newValue {
+        if let position = index(forKey: key) {
+          members[position].value = newValue
+        } else {
+          append(key: key, value: newValue)
+        }
+      } else {
+        removeValue(forKey: key)
+      }
+    }
+  }
+
+  /// The position of `key` among the members, or `nil` if it is absent.
+  public func index(forKey key: String) -> Int? {
+    if let keyIndex {
+      return keyIndex.position(of: key, in: members)
+    }
+    for position in members.indices where members[position].key == key {
+      return position
+    }
+    return nil
+  }
+
+  /// Removes `key` and returns its value, or returns `nil` if it is absent.
+  /// The remaining members keep their order.
+  @discardableResult
+  public mutating func removeValue(forKey key: String) -> JSONValue? {
+    guard let position = index(forKey: key) else { return nil }
+    let removed = members.remove(at: position).value
+    if members.count <= Self.linearSearchLimit {
+      keyIndex = nil
+    } else if isKnownUniquelyReferenced(&keyIndex) {
+      keyIndex?.invalidateUnshared()
+    } else {
+      keyIndex = KeyIndex()
+    }
+    return removed
+  }
+
+  private mutating func append(key: String, value: JSONValue) {
+    members.append((key, value))
+    if keyIndex == nil {
+      if members.count > Self.linearSearchLimit {
+        keyIndex = KeyIndex()
+      }
+    } else if isKnownUniquelyReferenced(&keyIndex) {
+      keyIndex?.recordUnshared(key: key, at: members.count - 1)
+    } else {
+      // Another copy of this object shares the index: leave it to that copy.
+      keyIndex = KeyIndex()
+    }
+  }
+
+  /// The member positions in the order of their keys' UTF-8 bytes.
+  func positionsSortedByKey() -> [Int] {
+    var order = Array(members.indices)
+    order.sort { Self.utf8Precedes(members[$0].key, members[$1].key) }
+    return order
+  }
+
+  private static func utf8Precedes(_ lhs: String, _ rhs: String) -> Bool {
+    let fast = lhs.utf8.withContiguousStorageIfAvailable { left in
+      rhs.utf8.withContiguousStorageIfAvailable { right in
+        left.lexicographicallyPrecedes(right)
+      }
+    }
+    return (fast ?? nil) ?? lhs.utf8.lexicographicallyPrecedes(rhs.utf8)
+  }
+}
+
+/// A key-to-position table for a large object, built on its first lookup.
+///
+/// Copies of an object share one `KeyIndex` until one of them adds or
+/// removes a key; that copy then takes a fresh one. Changing a value moves no
+/// key, so it keeps the shared table valid. Lookups through shared copies may
+/// run on many threads at once, so building and reading the table takes the
+/// lock; changes made while the index is uniquely referenced need none.
+private final class KeyIndex: @unchecked Sendable {
+  private let lock = NSLock()
+  private var table: [String: Int]?
+
+  func position(of key: String, in members: [JSONObject.Element]) -> Int? {
+    lock.lock()
+    defer { lock.unlock() }
+    if table == nil {
+      var built = [String: Int](minimumCapacity: members.count)
+      for (position, member) in members.enumerated() {
+        built[member.key] = position
+      }
+      table = built
+    }
+    return table?[key]
+  }
+
+  func recordUnshared(key: String, at position: Int) {
+    table?[key] = position
+  }
+
+  func invalidateUnshared() {
+    table = nil
+  }
+}
+
+extension JSONObject: RandomAccessCollection {
+  /// The position of the first member.
+  public var startIndex: Int { 0 }
+
+  /// The position after the last member.
+  public var endIndex: Int { members.count }
+
+  /// The number of members.
+  public var count: Int { members.count }
+
+  /// Whether the object has no members.
+  public var isEmpty: Bool { members.isEmpty }
+
+  /// The member at `position`.
+  public subscript(position: Int) -> Element {
+    members[position]
+  }
+}
+
+extension JSONObject: ExpressibleByDictionaryLiteral {
+  /// Creates an object from a dictionary literal, keeping the literal's order.
+  ///
+  /// ```swift
+  /// let object: JSONObject = ["id": 7, "tags": ["a", "b"]]
+  /// ```
+  public init(dictionaryLiteral elements: (String, JSONValue)...) {
+    self.init(elements)
+  }
+}
+
+extension JSONObject: Hashable {
+  /// Whether both objects have the same keys with equal values, in any order.
+  public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
+    guard lhs.count == rhs.count else { return false }
+    var position = 0
+    // Objects compared for equality often list their keys in the same order.
+    while position < lhs.count, lhs.members[position].key == rhs.members[position].key {
+      guard lhs.members[position].value == rhs.members[position].value else { return false }
+      position += 1
+    }
+    while position < lhs.count {
+      let member = lhs.members[position]
+      guard let other = rhs.index(forKey: member.key),
+        rhs.members[other].value == member.value
+      else { return false }
+      position += 1
+    }
+    return true
+  }
+
+  /// Hashes the members without regard to their order.
+  public func hash(into hasher: inout Hasher) {
+    var sum = 0
+    for member in members {
+      var memberHasher = Hasher()
+      memberHasher.combine(member.key)
+      memberHasher.combine(member.value)
+      sum &+= memberHasher.finalize()
+    }
+    hasher.combine(members.count)
+    hasher.combine(sum)
+  }
+}

@@ -1,0 +1,94 @@
+import Foundation
+
+extension JSONValue {
+  /// The value as UTF-8 JSON text.
+  ///
+  /// With no options the bytes equal those of Foundation's `JSONEncoder`
+  /// encoding the same value, except that object members keep their order
+  /// (`JSONEncoder` on Linux orders them at random); with `.sortedKeys` they
+  /// are identical for every option set the two share. Any nesting depth can
+  /// be written: the writer keeps no call-stack frame per level.
+  ///
+  /// - Throws: `EncodingError.invalidValue` for a `.double` that is NaN or
+  ///   infinite; the error's `codingPath` leads to it.
+  public func jsonBytes(options: JKOutputFormatting = []) throws -> [UInt8] {
+    var writer = ByteWriter(options: options)
+    try JSONValueWriter.write(self, into: &writer)
+    return writer.finishBytes()
+  }
+
+  /// The value as UTF-8 JSON text in `Data`; see ``jsonBytes(options:)``.
+  ///
+  /// ```swift
+  /// let value: JSONValue = ["a": [1, 2.5]]
+  /// let data = try value.jsonData()  // {"a":[1,2.5]}
+  /// ```
+  ///
+  /// - Throws: `EncodingError.invalidValue` for a `.double` that is NaN or
+  ///   infinite.
+  public func jsonData(options: JKOutputFormatting = []) throws -> Data {
+    var writer = ByteWriter(options: options)
+    try JSONValueWriter.write(self, into: &writer)
+    return writer.finishData()
+  }
+
+  /// The value as JSON text in a `String`; see ``jsonBytes(options:)``.
+  ///
+  /// - Throws: `EncodingError.invalidValue` for a `.double` that is NaN or
+  ///   infinite.
+  public func jsonString(options: JKOutputFormatting = []) throws -> String {
+    var writer = ByteWriter(options: options)
+    try JSONValueWriter.write(self, into: &writer)
+    return writer.finishString()
+  }
+
+  /// `string` as a JSON string literal, quotes included, escaped as
+  /// ``jsonString(options:)`` escapes strings.
+  ///
+  /// ```swift
+  /// JSONValue.quote("say \"hi\"/bye")  // "say \"hi\"\/bye" (with the quotes)
+  /// JSONValue.quote("é", options: .escapeUnicode)  // "\u00e9"
+  /// ```
+  ///
+  /// Only `.withoutEscapingSlashes` and `.escapeUnicode` affect the result.
+  public static func quote(_ string: String, options: JKOutputFormatting = []) -> String {
+    var writer = ByteWriter(options: options, capacity: string.utf8.count + 2)
+    writer.writeQuoted(string)
+    return writer.finishString()
+  }
+
+  /// `string` escaped for use inside a JSON string literal, without the
+  /// surrounding quotes.
+  ///
+  /// Only `.withoutEscapingSlashes` and `.escapeUnicode` affect the result.
+  public static func escape(_ string: String, options: JKOutputFormatting = []) -> String {
+    var writer = ByteWriter(options: options, capacity: string.utf8.count)
+    writer.writeEscaped(string)
+    return writer.finishString()
+  }
+}
+
+extension JSONValue: CustomStringConvertible, CustomDebugStringConvertible {
+  /// Compact JSON text. A NaN or infinite `.double`, which JSON cannot hold,
+  /// appears as `NaN`, `Infinity` or `-Infinity`.
+  public var description: String {
+    var writer = ByteWriter()
+    try! JSONValueWriter.write(self, into: &writer, doubles: .lenient)
+    return writer.finishString()
+  }
+
+  /// Compact JSON text in which every `.double` shows a fraction or an
+  /// exponent (`1.0`, `nan`), so that it can be told from an integer.
+  public var debugDescription: String {
+    var writer = ByteWriter()
+    try! JSONValueWriter.write(self, into: &writer, doubles: .debug)
+    return writer.finishString()
+  }
+}
+
+extension JSONObject: CustomStringConvertible {
+  /// The object as compact JSON text; see ``JSONValue/description``.
+  public var description: String {
+    JSONValue.object(self).description
+  }
+}

@@ -1,0 +1,299 @@
+import Foundation
+import JSONKit
+import Testing
+
+/// JKEncoder's Codable semantics, with Foundation's JSONEncoder as the oracle
+/// wherever its output is deterministic (with `.sortedKeys`).
+@Suite("Encoder semantics")
+struct EncoderSemanticsTests {
+  private func both<T: Encodable>(
+    _ value: T, _ formatting: JKOutputFormatting = [.sortedKeys],
+    configure: (JKEncoder, JSONEncoder) -> Void = { _, _ in }
+  ) throws -> (ours: String, foundation: String) {
+    let ours = JKEncoder()
+    ours.outputFormatting = formatting
+    let theirs = JSONEncoder()
+    var foundationFormatting: JSONEncoder.OutputFormatting = []
+    if formatting.contains(.sortedKeys) { foundationFormatting.insert(.sortedKeys) }
+    if formatting.contains(.prettyPrinted) { foundationFormatting.insert(.prettyPrinted) }
+    if formatting.contains(.withoutEscapingSlashes) {
+      foundationFormatting.insert(.withoutEscapingSlashes)
+    }
+    theirs.outputFormatting = foundationFormatting
+    configure(ours, theirs)
+    return (
+      String(decoding: try ours.encode(value), as: UTF8.self),
+      String(decoding: try theirs.encode(value), as: UTF8.self)
+    )
+  }
+
+  private func expectSameAsFoundation<T: Encodable>(
+    _ value: T, sourceLocation: SourceLocation = #_sourceLocation
+  ) throws {
+    for formatting: JKOutputFormatting in [
+      [.sortedKeys], [.sortedKeys, .prettyPrinted], [.sortedKeys, .withoutEscapingSlashes],
+      [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes],
+    ] {
+      let (ours, foundation) = try both(value, formatting)
+      #expect(
+        ours == foundation, "formatting \(formatting.rawValue)", sourceLocation: sourceLocation)
+    }
+  }
+
+  struct Person: Codable, Equatable {
+    var name: String
+    var age: Int
+    var height: Double
+    var nickname: String?
+    var tags: [String]
+    var scores: [String: Int]
+    var friends: [Person]
+  }
+
+  static let ada = Person(
+    name: "Ada \"Countess\" Lovelace/Byron", age: 36, height: 1.65, nickname: nil,
+    tags: ["maths", "poetry\n", ""], scores: ["b": 2, "a": 1, "é": 3, "Z": 0],
+    friends: [
+      Person(
+        name: "Charles", age: 79, height: 1.8, nickname: "Babbage", tags: [], scores: [:],
+        friends: [])
+    ])
+
+  @Test func modelsMatchFoundation() throws {
+    try expectSameAsFoundation(Self.ada)
+    try expectSameAsFoundation([Self.ada, Self.ada])
+    try expectSameAsFoundation([String: Person]())
+    try expectSameAsFoundation([[Int]]([[], [1], []]))
+  }
+
+  @Test func scalarsAtTheTopLevel() throws {
+    try expectSameAsFoundation(1)
+    try expectSameAsFoundation("a/b\u{1}")
+    try expectSameAsFoundation(true)
+    try expectSameAsFoundation(Optional<Int>.none)
+    try expectSameAsFoundation(0.1)
+    try expectSameAsFoundation(Float(1.1))
+    try expectSameAsFoundation(-0.0)
+    try expectSameAsFoundation(1e300)
+    try expectSameAsFoundation(Decimal(string: "3.14159265358979323846")!)
+    try expectSameAsFoundation(URL(string: "https://example.com/a?b=c")!)
+  }
+
+  @Test func integersOfEveryWidth() throws {
+    try expectSameAsFoundation([Int8.min, 0, Int8.max].map { $0 })
+    try expectSameAsFoundation([Int64.min, Int64.max])
+    try expectSameAsFoundation([UInt64.max])
+    try expectSameAsFoundation([UInt8.max])
+    if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
+      try expectSameAsFoundation([Int128.min, Int128.max])
+      try expectSameAsFoundation([UInt128.max])
+    }
+  }
+
+  @Test func dictionariesWithNonStringKeys() throws {
+    try expectSameAsFoundation([1: "one", 2: "two"])
+    try expectSameAsFoundation([1.5: "x"])
+    try expectSameAsFoundation([true: 1])
+  }
+
+  @Test func unsortedOutputFollowsEncodingOrderEveryTime() throws {
+    let encoder = JKEncoder()
+    let first = try encoder.encode(Self.ada)
+    #expect(
+      String(decoding: first, as: UTF8.self).hasPrefix(
+        #"{"name":"Ada \"Countess\" Lovelace\/Byron","age":36"#))
+    for _ in 0..<5 { #expect(try encoder.encode(Self.ada) == first) }
+  }
+
+  /// A value that encodes the same key twice.
+  struct Twice: Encodable {
+    enum Keys: String, CodingKey { case a, b, c }
+    func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: Keys.self)
+      try container.encode(1, forKey: .a)
+      try container.encode(2, forKey: .b)
+      try container.encode([1, 2], forKey: .a)
+      try container.encode(3, forKey: .c)
+      try container.encode("last", forKey: .a)
+    }
+  }
+
+  @Test func aKeyEncodedTwiceKeepsTheLastValue() throws {
+    try expectSameAsFoundation(Twice())
+    #expect(
+      String(decoding: try JKEncoder().encode(Twice()), as: UTF8.self)
+        == #"{"a":"last","b":2,"c":3}"#)
+  }
+
+  /// Writes into a nested container after its parent wrote a later key.
+  struct OutOfOrder: Encodable {
+    enum Keys: String, CodingKey { case first, second, third }
+    enum Inner: String, CodingKey { case x, y }
+    func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: Keys.self)
+      var nested = container.nestedContainer(keyedBy: Inner.self, forKey: .first)
+      var list = container.nestedUnkeyedContainer(forKey: .third)
+      try container.encode("two", forKey: .second)
+      try nested.encode(1, forKey: .x)
+      try list.encode(true)
+      try nested.encode([2], forKey: .y)
+      let superEncoder = container.superEncoder()
+      try list.encode(false)
+      var single = superEncoder.singleValueContainer()
+      try single.encode("base")
+    }
+  }
+
+  @Test func containersUsedOutOfOrder() throws {
+    try expectSameAsFoundation(OutOfOrder())
+    #expect(
+      String(decoding: try JKEncoder().encode(OutOfOrder()), as: UTF8.self)
+        == #"{"first":{"x":1,"y":[2]},"third":[true,false],"second":"two","super":"base"}"#)
+  }
+
+  /// Asks its encoder for a keyed container twice, as a subclass and its
+  /// superclass do when both encode into the same encoder.
+  struct SharedContainer: Encodable {
+    enum Keys: String, CodingKey { case a, b }
+    func encode(to encoder: any Encoder) throws {
+      var first = encoder.container(keyedBy: Keys.self)
+      try first.encode(1, forKey: .a)
+      var second = encoder.container(keyedBy: Keys.self)
+      try second.encode(2, forKey: .b)
+    }
+  }
+
+  @Test func askingForTheContainerAgainReturnsTheSameObject() throws {
+    try expectSameAsFoundation(SharedContainer())
+  }
+
+  class Animal: Encodable {
+    var legs = 4
+  }
+
+  final class Dog: Animal {
+    var name = "Rex"
+    enum Keys: String, CodingKey { case name }
+    override func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: Keys.self)
+      try container.encode(name, forKey: .name)
+      try super.encode(to: container.superEncoder())
+    }
+  }
+
+  @Test func superEncoder() throws {
+    try expectSameAsFoundation(Dog())
+  }
+
+  struct Silent: Encodable {
+    func encode(to encoder: any Encoder) throws {}
+  }
+
+  struct HoldsSilent: Encodable {
+    var inner = Silent()
+    var list = [Silent()]
+  }
+
+  @Test func aValueThatEncodesNothing() throws {
+    try expectSameAsFoundation(HoldsSilent())
+    #expect(throws: EncodingError.self) { try JKEncoder().encode(Silent()) }
+    #expect(throws: EncodingError.self) { try JSONEncoder().encode(Silent()) }
+  }
+
+  struct Floats: Encodable {
+    var values: [Double]
+  }
+
+  @Test func nonConformingFloats() throws {
+    do {
+      _ = try JKEncoder().encode(Floats(values: [1, .nan]))
+      Issue.record("NaN was encoded")
+    } catch EncodingError.invalidValue(_, let context) {
+      #expect(context.codingPath.map(\.stringValue) == ["values", "Index 1"])
+    }
+    let lenient = try both(Floats(values: [.infinity, -.infinity, .nan])) { ours, theirs in
+      ours.nonConformingFloatEncodingStrategy = .convertToString(
+        positiveInfinity: "+inf", negativeInfinity: "-inf", nan: "nan")
+      theirs.nonConformingFloatEncodingStrategy = .convertToString(
+        positiveInfinity: "+inf", negativeInfinity: "-inf", nan: "nan")
+    }
+    #expect(lenient.ours == lenient.foundation)
+  }
+
+  struct Stamped: Codable {
+    var when: Date
+    var blob: Data
+  }
+
+  @Test func dateAndDataStrategies() throws {
+    let value = Stamped(
+      when: Date(timeIntervalSince1970: 1_700_000_000.25), blob: Data([0, 1, 254, 255]))
+    let dates: [JSONEncoder.DateEncodingStrategy] = [
+      .deferredToDate, .secondsSince1970, .millisecondsSince1970, .iso8601,
+      .custom { date, encoder in
+        var container = encoder.singleValueContainer()
+        try container.encode("at \(date.timeIntervalSince1970)")
+      },
+    ]
+    for strategy in dates {
+      let result = try both(value) { ours, theirs in
+        ours.dateEncodingStrategy = strategy
+        theirs.dateEncodingStrategy = strategy
+      }
+      #expect(result.ours == result.foundation)
+    }
+    let datas: [JSONEncoder.DataEncodingStrategy] = [
+      .deferredToData, .base64, .custom { _, _ in },
+    ]
+    for strategy in datas {
+      let result = try both(value) { ours, theirs in
+        ours.dataEncodingStrategy = strategy
+        theirs.dataEncodingStrategy = strategy
+      }
+      #expect(result.ours == result.foundation)
+    }
+  }
+
+  struct CamelCase: Encodable {
+    var userName = "a"
+    var myURLValue = 1
+    // swift-format-ignore: AlwaysUseLowerCamelCase
+    var already_snake = 2
+    var x = 3
+    var nested = ["innerKeyStays": 4]
+  }
+
+  @Test func keyStrategies() throws {
+    let snake = try both(CamelCase()) { ours, theirs in
+      ours.keyEncodingStrategy = .convertToSnakeCase
+      theirs.keyEncodingStrategy = .convertToSnakeCase
+    }
+    #expect(snake.ours == snake.foundation)
+    let custom = try both(CamelCase()) { ours, theirs in
+      let transform: @Sendable ([any CodingKey]) -> any CodingKey = { path in
+        TestKey(stringValue: path.map(\.stringValue).joined(separator: ".").uppercased())
+      }
+      ours.keyEncodingStrategy = .custom(transform)
+      theirs.keyEncodingStrategy = .custom(transform)
+    }
+    #expect(custom.ours == custom.foundation)
+  }
+
+  struct TestKey: CodingKey {
+    var stringValue: String
+    var intValue: Int? { nil }
+    init(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
+  }
+
+  @Test func escapeUnicodeAndAppending() throws {
+    let encoder = JKEncoder()
+    encoder.outputFormatting = .escapeUnicode
+    #expect(
+      String(decoding: try encoder.encode(["é😀"]), as: UTF8.self) == #"["\u00e9\ud83d\ude00"]"#)
+    var buffer: [UInt8] = Array("prefix:".utf8)
+    try JKEncoder().encode([1, 2], appendingTo: &buffer)
+    #expect(String(decoding: buffer, as: UTF8.self) == "prefix:[1,2]")
+    #expect(try JKEncoder().encodeToBytes("x") == Array("\"x\"".utf8))
+  }
+}

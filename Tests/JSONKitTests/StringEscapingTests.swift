@@ -1,0 +1,143 @@
+import Foundation
+import Testing
+
+@testable import JSONKit
+
+@Suite("String escaping")
+struct StringEscapingTests {
+  static func foundationQuoted(_ string: String, slashes: Bool = true) throws -> String {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = slashes ? [] : [.withoutEscapingSlashes]
+    return String(decoding: try encoder.encode(string), as: UTF8.self)
+  }
+
+  @Test func rulesAsWritten() {
+    #expect(JSONValue.quote("") == #""""#)
+    #expect(JSONValue.quote(#"a"b\c/d"#) == #""a\"b\\c\/d""#)
+    #expect(JSONValue.quote("\u{8}\u{9}\u{A}\u{C}\u{D}") == #""\b\t\n\f\r""#)
+    #expect(
+      JSONValue.quote("\u{0}\u{1}\u{B}\u{E}\u{1B}\u{1F}")
+        == #""\u0000\u0001\u000b\u000e\u001b\u001f""#)
+    // DEL, the line and paragraph separators, a BOM and all other non-ASCII
+    // characters stay raw UTF-8.
+    #expect(
+      JSONValue.quote("\u{7F}\u{80}\u{2028}\u{2029}\u{FEFF}é😀")
+        == "\"\u{7F}\u{80}\u{2028}\u{2029}\u{FEFF}é😀\"")
+    #expect(JSONValue.quote("a/b", options: .withoutEscapingSlashes) == #""a/b""#)
+    #expect(JSONValue.escape(#"x"/"#) == #"x\"\/"#)
+    #expect(JSONValue.escape("plain") == "plain")
+  }
+
+  @Test func everyASCIICharacterMatchesJSONEncoder() throws {
+    for byte in UInt8(0)...0x7F {
+      let string = String(UnicodeScalar(byte))
+      #expect(JSONValue.quote(string) == (try Self.foundationQuoted(string)), "byte \(byte)")
+      #expect(
+        JSONValue.quote(string, options: .withoutEscapingSlashes)
+          == (try Self.foundationQuoted(string, slashes: false)), "byte \(byte)")
+    }
+  }
+
+  /// An escape at every offset of strings around the 8-byte word size, so
+  /// that the word-at-a-time search is checked at each lane and in the tail.
+  @Test func escapesAtEveryOffsetMatchJSONEncoder() throws {
+    let specials: [Character] = ["\"", "\\", "/", "\n", "\u{1}", "\u{1F}", "é", "\u{7F}", " ", "~"]
+    for length in 1...20 {
+      for offset in 0..<length {
+        for special in specials {
+          var characters = Array(repeating: Character("a"), count: length)
+          characters[offset] = special
+          let string = String(characters)
+          for slashes in [true, false] {
+            let options: JKOutputFormatting = slashes ? [] : .withoutEscapingSlashes
+            #expect(
+              JSONValue.quote(string, options: options)
+                == (try Self.foundationQuoted(string, slashes: slashes)))
+          }
+        }
+      }
+    }
+  }
+
+  @Test func randomStringsMatchJSONEncoder() throws {
+    var generator = JSONValueGenerator(seed: 2028)
+    for _ in 0..<3000 {
+      let string = generator.string()
+      #expect(JSONValue.quote(string) == (try Self.foundationQuoted(string)))
+    }
+  }
+
+  @Test func escapeUnicodeSpellsNonASCIIInHex() {
+    #expect(JSONValue.quote("é", options: .escapeUnicode) == #""\u00e9""#)
+    #expect(JSONValue.quote("\u{7F}\u{80}", options: .escapeUnicode) == "\"\u{7F}\\u0080\"")
+    #expect(JSONValue.quote("\u{2028}\u{FFFF}", options: .escapeUnicode) == #""\u2028\uffff""#)
+    #expect(JSONValue.quote("😀", options: .escapeUnicode) == #""\ud83d\ude00""#)
+    #expect(
+      JSONValue.quote("\u{10000}\u{10FFFF}", options: .escapeUnicode)
+        == #""\ud800\udc00\udbff\udfff""#)
+    #expect(JSONValue.quote("a/\n", options: .escapeUnicode) == #""a\/\n""#)
+    #expect(
+      JSONValue.quote("a/é", options: [.escapeUnicode, .withoutEscapingSlashes]) == #""a/\u00e9""#)
+  }
+
+  /// `.escapeUnicode` output is ASCII and reads back, through Foundation's
+  /// parser, as exactly the scalars written.
+  @Test func escapeUnicodeRoundTripsThroughJSONSerialization() throws {
+    var generator = JSONValueGenerator(seed: 0x10_FFFF)
+    for _ in 0..<2000 {
+      let string = generator.string()
+      let quoted = JSONValue.quote(string, options: .escapeUnicode)
+      #expect(quoted.utf8.allSatisfy { $0 < 0x80 })
+      let parsed = try JSONSerialization.jsonObject(
+        with: Data(quoted.utf8), options: .fragmentsAllowed)
+      let back = try #require(parsed as? String)
+      #expect(Array(back.unicodeScalars) == Array(string.unicodeScalars))
+    }
+  }
+
+  @Test func stringValuesAndKeysAreEscapedInDocuments() throws {
+    let value: JSONValue = ["a/\"b": ["\u{1}/é"]]
+    #expect(try value.jsonString() == #"{"a\/\"b":["\u0001\/é"]}"#)
+    #expect(
+      try value.jsonString(options: [.escapeUnicode, .withoutEscapingSlashes])
+        == #"{"a/\"b":["\u0001/\u00e9"]}"#)
+  }
+
+  @Test func longStringsCrossBufferGrowth() {
+    let string = String(repeating: "abc/é\"", count: 5000)
+    let expected = "\"" + String(repeating: #"abc\/é\""#, count: 5000) + "\""
+    #expect(JSONValue.quote(string) == expected)
+  }
+
+  /// The word-at-a-time search against a byte-by-byte one, on random bytes
+  /// where every lane and every kind of match occurs.
+  @Test func wordSearchAgreesWithByteSearch() {
+    var random = JSONValueGenerator.Random(state: 8)
+    let interesting: [UInt8] = [
+      0x00, 0x1F, 0x20, 0x21, 0x22, 0x2E, 0x2F, 0x30, 0x5B, 0x5C, 0x5D, 0x7F, 0x80, 0xFF,
+    ]
+    for _ in 0..<5000 {
+      let length = Int.random(in: 0...24, using: &random)
+      let bytes = (0..<length).map { _ in
+        Bool.random(using: &random)
+          ? UInt8(ascii: "a") : interesting.randomElement(using: &random)!
+      }
+      let from = Int.random(in: 0...length, using: &random)
+      for slashes in [true, false] {
+        for nonASCII in [true, false] {
+          let expected =
+            bytes[from...].firstIndex { byte in
+              byte < 0x20 || byte == 0x22 || byte == 0x5C || (slashes && byte == 0x2F)
+                || (nonASCII && byte >= 0x80)
+            } ?? length
+          let found = bytes.withUnsafeBytes { buffer in
+            ByteWriter.offsetOfFirstByteNeedingEscape(
+              in: buffer.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!, from: from, to: length,
+              escapingSlashes: slashes, escapingNonASCII: nonASCII)
+          }
+          #expect(found == expected, "\(bytes) from \(from)")
+        }
+      }
+    }
+  }
+}
