@@ -16,6 +16,13 @@ struct KeyCache {
   private var bytes: [UInt8] = []
   /// Per id: the key as a `String`.
   private(set) var strings: [String] = []
+  /// Per id: the id of the first key equal to it as a `String`. Distinct
+  /// bytes can spell equal Strings (canonically equivalent spellings such
+  /// as "é" and "e\u{301}"); such keys are one key to Swift, so they are
+  /// duplicates of each other in an object.
+  private(set) var canonicalIDs: [UInt32] = []
+  /// The first id of each distinct `String`.
+  private var idsByString: [String: UInt32] = [:]
   /// Per id, for the ids converted so far: another spelling of the key that a
   /// consumer derived once (such as a key strategy's conversion) and keeps
   /// with the cache, so that it is emptied along with it.
@@ -79,7 +86,14 @@ struct KeyCache {
     lengths.append(length)
     bytes.append(contentsOf: keyBytes)
     // The scanner hands over only validated (or repaired) UTF-8.
-    strings.append(String(decoding: keyBytes, as: UTF8.self))
+    let string = String(decoding: keyBytes, as: UTF8.self)
+    strings.append(string)
+    if let equal = idsByString[string] {
+      canonicalIDs.append(equal)
+    } else {
+      idsByString[string] = id
+      canonicalIDs.append(id)
+    }
     slots[slot] = id + 1
     if strings.count * 2 > slots.count { rehash(capacity: slots.count * 2) }
     return id

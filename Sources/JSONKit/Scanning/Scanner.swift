@@ -234,7 +234,8 @@ struct Scanner {
       id = state.keys.intern(base + span.start, length: span.length)
     }
     state.tape.append(TapeEntry(.key, offset: offset, payload: UInt64(id)))
-    state.keyStack.append(id)
+    // Duplicates are found among Swift-equal keys, not byte-equal ones.
+    state.keyStack.append(state.keys.canonicalIDs[Int(id)])
     try skipWhitespace()
     guard index < end, base[index] == UInt8(ascii: ":") else {
       throw index < end ? unexpected("':' after the key") : endOfInput("':' after the key")

@@ -1,0 +1,398 @@
+import Foundation
+
+/// Reading one tape value as a Swift type: exact conversions or an error, and
+/// Foundation's special handling of `Date`, `Data`, `URL` and `Decimal`.
+extension DecodingSession {
+  @inline(__always)
+  func bool(at index: Int, path: @autoclosure () -> [any CodingKey]) throws -> Bool {
+    switch entries[index].kind {
+    case .true: return true
+    case .false: return false
+    case let kind: throw DecodingErrors.typeMismatch(Bool.self, found: kind, path: path())
+    }
+  }
+
+  @inline(__always)
+  func string(at index: Int, path: @autoclosure () -> [any CodingKey]) throws -> String {
+    let entry = entries[index]
+    guard entry.kind == .string else {
+      throw DecodingErrors.typeMismatch(String.self, found: entry.kind, path: path())
+    }
+    return string(entry)
+  }
+
+  /// Any integer type, from any JSON number that it holds exactly.
+  @inline(__always)
+  func integer<T: FixedWidthInteger>(
+    _ type: T.Type, at index: Int, path: @autoclosure () -> [any CodingKey]
+  ) throws -> T {
+    let entry = entries[index]
+    switch entry.kind {
+    case .int:
+      if let value = T(exactly: Int64(bitPattern: entry.payload)) { return value }
+    case .uint:
+      if let value = T(exactly: entry.payload) { return value }
+    case .double:
+      if let value = T(exactly: Double(bitPattern: entry.payload)) { return value }
+    case .bigInteger:
+      if let value = IntegerText.parse(T.self, numberBytes(entry)) { return value }
+    case let kind:
+      throw DecodingErrors.typeMismatch(T.self, found: kind, path: path())
+    }
+    throw DecodingErrors.corrupted(
+      "Number \(numberText(entry)) does not fit in \(T.self).", path: path())
+  }
+
+  /// A Double: the correctly rounded value of any JSON number, or a string
+  /// named by the non-conforming float strategy.
+  @inline(__always)
+  func double(at index: Int, path: @autoclosure () -> [any CodingKey]) throws -> Double {
+    let entry = entries[index]
+    switch entry.kind {
+    case .double: return Double(bitPattern: entry.payload)
+    case .int: return Double(Int64(bitPattern: entry.payload))
+    case .uint: return Double(entry.payload)
+    case .bigInteger:
+      if case .value(let value) = DecimalToDouble.convert(text: numberBytes(entry)) {
+        return value
+      }
+      throw DecodingErrors.corrupted(
+        "Number \(numberText(entry)) does not fit in Double.", path: path())
+    case .string:
+      if let value = nonConformingFloat(entry) { return value }
+      throw DecodingErrors.typeMismatch(Double.self, found: .string, path: path())
+    case let kind:
+      throw DecodingErrors.typeMismatch(Double.self, found: kind, path: path())
+    }
+  }
+
+  /// A Float: the Double value rounded to Float, which must stay finite.
+  func float(at index: Int, path: @autoclosure () -> [any CodingKey]) throws -> Float {
+    let entry = entries[index]
+    if entry.kind == .string {
+      if let value = nonConformingFloat(entry) { return Float(value) }
+      throw DecodingErrors.typeMismatch(Float.self, found: .string, path: path())
+    }
+    let value = try double(at: index, path: path())
+    let narrowed = Float(value)
+    guard narrowed.isFinite else {
+      throw DecodingErrors.corrupted(
+        "Number \(numberText(entry)) does not fit in Float.", path: path())
+    }
+    return narrowed
+  }
+
+  private func nonConformingFloat(_ entry: TapeEntry) -> Double? {
+    guard
+      case .convertFromString(let positive, let negative, let nan) =
+        options.nonConformingFloatDecodingStrategy
+    else { return nil }
+    let text = string(entry)
+    if text == positive { return .infinity }
+    if text == negative { return -.infinity }
+    if text == nan { return .nan }
+    return nil
+  }
+
+  /// A Decimal holding every digit of the number as written, or an error
+  /// when it cannot (more than 38 significant digits, or an exponent beyond
+  /// Decimal's range).
+  func decimal(at index: Int, path: @autoclosure () -> [any CodingKey]) throws -> Decimal {
+    let entry = entries[index]
+    switch entry.kind {
+    case .int, .uint, .double, .bigInteger:
+      if let value = DecimalText.exact(numberBytes(entry)) { return value }
+      throw DecodingErrors.corrupted(
+        "Number \(numberText(entry)) cannot be held exactly by Decimal.", path: path())
+    case let kind:
+      throw DecodingErrors.typeMismatch(Decimal.self, found: kind, path: path())
+    }
+  }
+
+  // MARK: - Any Decodable
+
+  /// Decodes `T` from the value at `index`, handling the types Foundation's
+  /// JSONDecoder treats specially before falling back to `T(from:)`.
+  func unwrap<T: Decodable>(
+    _ type: T.Type, at index: Int, path: @autoclosure () -> [any CodingKey]
+  ) throws -> T {
+    // The most common leaves first, without any dynamic cast.
+    if T.self == String.self { return reinterpret(try string(at: index, path: path()), as: T.self) }
+    if T.self == Int.self {
+      return reinterpret(try integer(Int.self, at: index, path: path()), as: T.self)
+    }
+    if T.self == Double.self { return reinterpret(try double(at: index, path: path()), as: T.self) }
+    if T.self == Bool.self { return reinterpret(try bool(at: index, path: path()), as: T.self) }
+    if let special = try decodeSpecial(T.self, at: index, path: path()) { return special as! T }
+    switch entries[index].kind {
+    case .array:
+      if let array = arrayConformance(of: T.self) {
+        return try decodeArray(array, at: index, as: T.self)
+      }
+    case .object:
+      // Foundation decodes `[String: V]` without applying the key strategy
+      // to its keys; only a non-default strategy makes that differ.
+      if case .useDefaultKeys = options.keyDecodingStrategy {
+      } else if let dictionary = T.self as? any StringKeyedDictionary.Type {
+        return try decodeDictionary(dictionary, at: index, as: T.self)
+      }
+    default:
+      break
+    }
+    return try T(from: TapeDecoder(session: self, index: index))
+  }
+
+  private func decodeArray<A: TapeDecodableArray, T>(
+    _ array: A.Type, at index: Int, as type: T.Type
+  )
+    throws -> T
+  {
+    reinterpret(try A.decode(from: self, at: index), as: T.self)
+  }
+
+  private func decodeDictionary<D: StringKeyedDictionary, T>(
+    _ dictionary: D.Type, at index: Int, as type: T.Type
+  ) throws -> T {
+    reinterpret(try D.decode(from: self, at: index), as: T.self)
+  }
+
+  /// The same value seen as `T`, for callers that have just checked that
+  /// `U` and `T` are the same type (so no dynamic cast is needed).
+  @inline(__always)
+  private func reinterpret<U, T>(_ value: U, as type: T.Type) -> T {
+    unsafeBitCast(value, to: T.self)
+  }
+
+  /// The types Foundation's JSONDecoder reads specially, and the other
+  /// integer widths; nil for any other type.
+  private func decodeSpecial(
+    _ type: Any.Type, at index: Int, path: @autoclosure () -> [any CodingKey]
+  ) throws -> Any? {
+    switch ObjectIdentifier(type) {
+    case ObjectIdentifier(Int64.self): return try integer(Int64.self, at: index, path: path())
+    case ObjectIdentifier(Float.self): return try float(at: index, path: path())
+    case ObjectIdentifier(Date.self): return try date(at: index, path: path())
+    case ObjectIdentifier(URL.self): return try url(at: index, path: path())
+    case ObjectIdentifier(Data.self): return try data(at: index, path: path())
+    case ObjectIdentifier(Decimal.self): return try decimal(at: index, path: path())
+    case ObjectIdentifier(JSONValue.self): return try jsonValue(at: index, path: path())
+    case ObjectIdentifier(Int32.self): return try integer(Int32.self, at: index, path: path())
+    case ObjectIdentifier(UInt64.self): return try integer(UInt64.self, at: index, path: path())
+    case ObjectIdentifier(UInt.self): return try integer(UInt.self, at: index, path: path())
+    case ObjectIdentifier(UInt32.self): return try integer(UInt32.self, at: index, path: path())
+    case ObjectIdentifier(Int16.self): return try integer(Int16.self, at: index, path: path())
+    case ObjectIdentifier(UInt16.self): return try integer(UInt16.self, at: index, path: path())
+    case ObjectIdentifier(Int8.self): return try integer(Int8.self, at: index, path: path())
+    case ObjectIdentifier(UInt8.self): return try integer(UInt8.self, at: index, path: path())
+    default: break
+    }
+    if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
+      if type == Int128.self { return try integer(Int128.self, at: index, path: path()) }
+      if type == UInt128.self { return try integer(UInt128.self, at: index, path: path()) }
+    }
+    return nil
+  }
+
+  /// A JSONValue built straight from the tape.
+  func jsonValue(at index: Int, path: @autoclosure () -> [any CodingKey]) throws -> JSONValue {
+    do {
+      return try JSONValueBuilder.value(at: index, in: tape)
+    } catch {
+      throw DecodingErrors.corrupted(
+        "Number \(numberText(entries[error.index])) does not fit in a 64-bit integer.",
+        path: codingPath(to: error.index))
+    }
+  }
+
+  // MARK: - Foundation types
+
+  private func date(at index: Int, path: @autoclosure () -> [any CodingKey]) throws -> Date {
+    let decoder = TapeDecoder(session: self, index: index)
+    switch options.dateDecodingStrategy {
+    case .deferredToDate:
+      return try Date(from: decoder)
+    case .secondsSince1970:
+      return Date(timeIntervalSince1970: try double(at: index, path: path()))
+    case .millisecondsSince1970:
+      return Date(timeIntervalSince1970: try double(at: index, path: path()) / 1000)
+    case .iso8601:
+      let text = try string(at: index, path: path())
+      guard let date = try? Date.ISO8601FormatStyle().parse(text) else {
+        throw DecodingErrors.corrupted(
+          "Expected date string to be ISO8601-formatted.", path: path())
+      }
+      return date
+    #if canImport(Darwin)
+      // Elsewhere Foundation spells `.formatted` as a `.custom` closure.
+      case .formatted(let formatter):
+        let text = try string(at: index, path: path())
+        guard let date = formatter.date(from: text) else {
+          throw DecodingErrors.corrupted(
+            "Date string does not match format expected by formatter.", path: path())
+        }
+        return date
+    #endif
+    case .custom(let closure):
+      return try closure(decoder)
+    @unknown default:
+      return try Date(from: decoder)
+    }
+  }
+
+  private func data(at index: Int, path: @autoclosure () -> [any CodingKey]) throws -> Data {
+    let decoder = TapeDecoder(session: self, index: index)
+    switch options.dataDecodingStrategy {
+    case .deferredToData:
+      return try Data(from: decoder)
+    case .base64:
+      let text = try string(at: index, path: path())
+      guard let data = Data(base64Encoded: text) else {
+        throw DecodingErrors.corrupted("Encountered Data is not valid Base64.", path: path())
+      }
+      return data
+    case .custom(let closure):
+      return try closure(decoder)
+    @unknown default:
+      return try Data(from: decoder)
+    }
+  }
+
+  private func url(at index: Int, path: @autoclosure () -> [any CodingKey]) throws -> URL {
+    let text = try string(at: index, path: path())
+    guard let url = URL(string: text) else {
+      throw DecodingErrors.corrupted("Invalid URL string.", path: path())
+    }
+    return url
+  }
+}
+
+/// Arrays, decoded straight from the tape with exactly the capacity they
+/// need, as the standard library's `Array.init(from:)` would decode them.
+protocol TapeDecodableArray {
+  static func decode(from session: DecodingSession, at index: Int) throws -> Self
+}
+
+extension Array: TapeDecodableArray where Element: Decodable {
+  static func decode(from session: DecodingSession, at index: Int) throws -> Self {
+    let array = session[index]
+    var result: [Element] = []
+    result.reserveCapacity(array.childCount)
+    var position = index + 1
+    while position < array.containerEnd {
+      result.append(
+        try session.unwrap(
+          Element.self, at: position,
+          path: session.codingPath(to: index) + [AnyCodingKey(intValue: result.count)]))
+      position = session.indexAfter(position)
+    }
+    return result
+  }
+}
+
+/// Dictionaries with `String` keys, which Foundation decodes member by
+/// member with the keys as written, whatever the key strategy.
+protocol StringKeyedDictionary {
+  static func decode(from session: DecodingSession, at index: Int) throws -> Self
+}
+
+extension Dictionary: StringKeyedDictionary where Key == String, Value: Decodable {
+  static func decode(from session: DecodingSession, at index: Int) throws -> Self {
+    let object = session[index]
+    var result: [String: Value] = [:]
+    result.reserveCapacity(object.childCount)
+    var key = index + 1
+    while key < object.containerEnd {
+      let name = session.rawKey(session[key])
+      result[name] = try session.unwrap(
+        Value.self, at: key + 1,
+        path: session.codingPath(to: index) + [AnyCodingKey(stringValue: name)])
+      key = session.indexAfter(key + 1)
+    }
+    return result
+  }
+}
+
+/// Integer literals longer than 64 bits, read into a wider integer type.
+enum IntegerText {
+  /// The value of the integer literal `text` as `T`, or nil when it does not fit.
+  static func parse<T: FixedWidthInteger>(_ type: T.Type, _ text: UnsafeRawBufferPointer) -> T? {
+    var index = 0
+    let negative = text.first == UInt8(ascii: "-")
+    if negative {
+      guard T.isSigned else { return nil }
+      index = 1
+    }
+    guard index < text.count else { return nil }
+    var value: T = 0
+    while index < text.count {
+      let digit = text[index] &- UInt8(ascii: "0")
+      guard digit < 10 else { return nil }
+      let (shifted, overflow) = value.multipliedReportingOverflow(by: 10)
+      // Accumulate negatives downwards so that T.min is reachable.
+      let (next, overflow2) =
+        negative
+        ? shifted.subtractingReportingOverflow(T(digit)) : shifted.addingReportingOverflow(T(digit))
+      if overflow || overflow2 { return nil }
+      value = next
+      index += 1
+    }
+    return value
+  }
+}
+
+/// Decimal values that keep every digit of a JSON number.
+enum DecimalText {
+  /// Decimal's significand holds at least this many decimal digits exactly.
+  static let maximumDigits = 38
+
+  /// The exact Decimal value of the JSON number `text`, or nil when Decimal
+  /// cannot hold it exactly.
+  static func exact(_ text: UnsafeRawBufferPointer) -> Decimal? {
+    var digits: [UInt8] = []
+    var exponent = 0
+    var negative = false
+    var index = 0
+    var afterPoint = false
+    while index < text.count {
+      let byte = text[index]
+      switch byte {
+      case UInt8(ascii: "-"): negative = true
+      case UInt8(ascii: "."): afterPoint = true
+      case UInt8(ascii: "0")...UInt8(ascii: "9"):
+        if !(digits.isEmpty && byte == UInt8(ascii: "0")) { digits.append(byte) }
+        if afterPoint { exponent -= 1 }
+      case UInt8(ascii: "e"), UInt8(ascii: "E"):
+        let rest = UnsafeRawBufferPointer(rebasing: text[(index + 1)...])
+        guard let explicit = IntegerText.parse(Int32.self, plusless(rest)) else { return nil }
+        exponent += Int(explicit)
+        index = text.count
+        continue
+      default: return nil
+      }
+      index += 1
+    }
+    while digits.last == UInt8(ascii: "0") {
+      digits.removeLast()
+      exponent += 1
+    }
+    if digits.isEmpty { return negative ? Decimal(sign: .minus, exponent: 0, significand: 0) : 0 }
+    guard digits.count <= maximumDigits, exponent >= -128, exponent <= 127 else { return nil }
+    var significand = Decimal(0)
+    var start = 0
+    // Nineteen digits at a time always fit UInt64; each step is exact.
+    while start < digits.count {
+      let end = min(start + 19, digits.count)
+      var chunk: UInt64 = 0
+      for digit in digits[start..<end] { chunk = chunk * 10 + UInt64(digit - UInt8(ascii: "0")) }
+      var scale = Decimal(1)
+      for _ in start..<end { scale *= 10 }
+      significand = significand * scale + Decimal(chunk)
+      start = end
+    }
+    return Decimal(sign: negative ? .minus : .plus, exponent: exponent, significand: significand)
+  }
+
+  private static func plusless(_ text: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
+    text.first == UInt8(ascii: "+") ? UnsafeRawBufferPointer(rebasing: text.dropFirst()) : text
+  }
+}

@@ -1,0 +1,274 @@
+/// A keyed container over one object on the tape.
+///
+/// Lookups try the member after the previous match first (see
+/// ``DecodingSession/lookup(_:inObject:names:)``), then scan the object's
+/// members; unknown members are never decoded, only skipped.
+struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
+  let session: DecodingSession
+  let object: Int
+  /// Per member, its name under the custom key strategy; nil otherwise.
+  private let customNames: [String]?
+
+  init(decoder: TapeDecoder) {
+    session = decoder.session
+    object = decoder.index
+    if case .custom = session.options.keyDecodingStrategy {
+      customNames = session.customKeyNames(ofObject: object, path: decoder.codingPath)
+    } else {
+      customNames = nil
+    }
+  }
+
+  var codingPath: [any CodingKey] {
+    session.codingPath(to: object)
+  }
+
+  var allKeys: [Key] {
+    let members = session.memberKeys(ofObject: object)
+    var keys: [Key] = []
+    keys.reserveCapacity(members.count)
+    var seen = Set<String>()
+    let hasDuplicates = session[object].flags & TapeEntry.hasDuplicateKeys != 0
+    for (ordinal, member) in members.enumerated() {
+      let name = customNames?[ordinal] ?? session.keyName(member)
+      if hasDuplicates, !seen.insert(name).inserted { continue }
+      if let key = Key(stringValue: name) { keys.append(key) }
+    }
+    return keys
+  }
+
+  func contains(_ key: Key) -> Bool {
+    lookup(key) != nil
+  }
+
+  @inline(__always)
+  private func lookup(_ key: Key) -> Int? {
+    session.lookup(key.stringValue, inObject: object, names: customNames)
+  }
+
+  /// The tape index of the value for `key`, or `keyNotFound`.
+  @inline(__always)
+  private func valueIndex(_ key: Key) throws -> Int {
+    guard let index = lookup(key) else {
+      throw DecodingErrors.keyNotFound(key, path: codingPath)
+    }
+    return index
+  }
+
+  /// The tape index of the value for `key` unless it is absent or null.
+  @inline(__always)
+  private func presentIndex(_ key: Key) -> Int? {
+    guard let index = lookup(key), session[index].kind != .null else { return nil }
+    return index
+  }
+
+  private func path(_ key: Key) -> [any CodingKey] {
+    codingPath + [key]
+  }
+
+  func decodeNil(forKey key: Key) throws -> Bool {
+    session[try valueIndex(key)].kind == .null
+  }
+
+  func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
+    let i = try valueIndex(key)
+    return try session.bool(at: i, path: path(key))
+  }
+
+  func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? {
+    guard let i = presentIndex(key) else { return nil }
+    return try session.bool(at: i, path: path(key))
+  }
+
+  func decode(_ type: String.Type, forKey key: Key) throws -> String {
+    let i = try valueIndex(key)
+    return try session.string(at: i, path: path(key))
+  }
+
+  func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
+    guard let i = presentIndex(key) else { return nil }
+    return try session.string(at: i, path: path(key))
+  }
+
+  func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
+    let i = try valueIndex(key)
+    return try session.double(at: i, path: path(key))
+  }
+
+  func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
+    guard let i = presentIndex(key) else { return nil }
+    return try session.double(at: i, path: path(key))
+  }
+
+  func decode(_ type: Float.Type, forKey key: Key) throws -> Float {
+    let i = try valueIndex(key)
+    return try session.float(at: i, path: path(key))
+  }
+
+  func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? {
+    guard let i = presentIndex(key) else { return nil }
+    return try session.float(at: i, path: path(key))
+  }
+
+  func decode(_ type: Int.Type, forKey key: Key) throws -> Int {
+    let i = try valueIndex(key)
+    return try session.integer(type, at: i, path: path(key))
+  }
+
+  func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? {
+    guard let i = presentIndex(key) else { return nil }
+    return try session.integer(type, at: i, path: path(key))
+  }
+
+  func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 {
+    let i = try valueIndex(key)
+    return try session.integer(type, at: i, path: path(key))
+  }
+
+  func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? {
+    guard let i = presentIndex(key) else { return nil }
+    return try session.integer(type, at: i, path: path(key))
+  }
+
+  func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 {
+    let i = try valueIndex(key)
+    return try session.integer(type, at: i, path: path(key))
+  }
+
+  func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? {
+    guard let i = presentIndex(key) else { return nil }
+    return try session.integer(type, at: i, path: path(key))
+  }
+
+  func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 {
+    let i = try valueIndex(key)
+    return try session.integer(type, at: i, path: path(key))
+  }
+
+  func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? {
+    guard let i = presentIndex(key) else { return nil }
+    return try session.integer(type, at: i, path: path(key))
+  }
+
+  func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 {
+    let i = try valueIndex(key)
+    return try session.integer(type, at: i, path: path(key))
+  }
+
+  func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? {
+    guard let i = presentIndex(key) else { return nil }
+    return try session.integer(type, at: i, path: path(key))
+  }
+
+  @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+  func decode(_ type: Int128.Type, forKey key: Key) throws -> Int128 {
+    let i = try valueIndex(key)
+    return try session.integer(type, at: i, path: path(key))
+  }
+
+  @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+  func decodeIfPresent(_ type: Int128.Type, forKey key: Key) throws -> Int128? {
+    guard let i = presentIndex(key) else { return nil }
+    return try session.integer(type, at: i, path: path(key))
+  }
+
+  func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt {
+    let i = try valueIndex(key)
+    return try session.integer(type, at: i, path: path(key))
+  }
+
+  func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? {
+    guard let i = presentIndex(key) else { return nil }
+    return try session.integer(type, at: i, path: path(key))
+  }
+
+  func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 {
+    let i = try valueIndex(key)
+    return try session.integer(type, at: i, path: path(key))
+  }
+
+  func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? {
+    guard let i = presentIndex(key) else { return nil }
+    return try session.integer(type, at: i, path: path(key))
+  }
+
+  func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 {
+    let i = try valueIndex(key)
+    return try session.integer(type, at: i, path: path(key))
+  }
+
+  func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? {
+    guard let i = presentIndex(key) else { return nil }
+    return try session.integer(type, at: i, path: path(key))
+  }
+
+  func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 {
+    let i = try valueIndex(key)
+    return try session.integer(type, at: i, path: path(key))
+  }
+
+  func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? {
+    guard let i = presentIndex(key) else { return nil }
+    return try session.integer(type, at: i, path: path(key))
+  }
+
+  func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 {
+    let i = try valueIndex(key)
+    return try session.integer(type, at: i, path: path(key))
+  }
+
+  func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? {
+    guard let i = presentIndex(key) else { return nil }
+    return try session.integer(type, at: i, path: path(key))
+  }
+
+  @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+  func decode(_ type: UInt128.Type, forKey key: Key) throws -> UInt128 {
+    let i = try valueIndex(key)
+    return try session.integer(type, at: i, path: path(key))
+  }
+
+  @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+  func decodeIfPresent(_ type: UInt128.Type, forKey key: Key) throws -> UInt128? {
+    guard let i = presentIndex(key) else { return nil }
+    return try session.integer(type, at: i, path: path(key))
+  }
+
+  func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
+    let i = try valueIndex(key)
+    return try session.unwrap(type, at: i, path: path(key))
+  }
+
+  func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+    guard let i = presentIndex(key) else { return nil }
+    return try session.unwrap(type, at: i, path: path(key))
+  }
+
+  func nestedContainer<NestedKey: CodingKey>(
+    keyedBy type: NestedKey.Type, forKey key: Key
+  ) throws -> KeyedDecodingContainer<NestedKey> {
+    try TapeDecoder(session: session, index: valueIndex(key)).container(keyedBy: type)
+  }
+
+  func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
+    try TapeDecoder(session: session, index: valueIndex(key)).unkeyedContainer()
+  }
+
+  func superDecoder() throws -> any Decoder {
+    memberDecoder(AnyCodingKey(stringValue: "super"))
+  }
+
+  func superDecoder(forKey key: Key) throws -> any Decoder {
+    memberDecoder(key)
+  }
+
+  /// A decoder for the member `key`, or for `null` when it is absent, as
+  /// Foundation does.
+  private func memberDecoder(_ key: any CodingKey) -> TapeDecoder {
+    if let index = session.lookup(key.stringValue, inObject: object, names: customNames) {
+      return TapeDecoder(session: session, index: index)
+    }
+    return TapeDecoder(
+      session: session, index: session.absentIndex, explicitPath: codingPath + [key])
+  }
+}

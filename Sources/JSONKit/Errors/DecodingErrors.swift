@@ -1,0 +1,64 @@
+/// The `DecodingError`s JSONKit throws, with Foundation's cases, coding paths
+/// and wording, so that code written against `JSONDecoder` handles them alike.
+enum DecodingErrors {
+  /// How Foundation names the JSON kind that was found instead.
+  static func describe(_ kind: TapeEntry.Kind) -> String {
+    switch kind {
+    case .null: "null"
+    case .true, .false: "bool"
+    case .int, .uint, .double, .bigInteger: "number"
+    case .string, .key: "a string"
+    case .array: "an array"
+    case .object: "a dictionary"
+    }
+  }
+
+  static func typeMismatch(
+    _ type: Any.Type, found kind: TapeEntry.Kind, path: [any CodingKey]
+  ) -> DecodingError {
+    if kind == .null {
+      return valueNotFound(type, path: path)
+    }
+    return .typeMismatch(
+      type,
+      DecodingError.Context(
+        codingPath: path,
+        debugDescription: "Expected to decode \(type) but found \(describe(kind)) instead."))
+  }
+
+  static func valueNotFound(_ type: Any.Type, path: [any CodingKey]) -> DecodingError {
+    .valueNotFound(
+      type,
+      DecodingError.Context(
+        codingPath: path,
+        debugDescription: "Cannot get value of type \(type) -- found null value instead"))
+  }
+
+  static func keyNotFound(_ key: any CodingKey, path: [any CodingKey]) -> DecodingError {
+    .keyNotFound(
+      key,
+      DecodingError.Context(
+        codingPath: path,
+        debugDescription: "No value associated with key \(key) (\"\(key.stringValue)\")."))
+  }
+
+  static func atEnd(_ type: Any.Type, path: [any CodingKey]) -> DecodingError {
+    .valueNotFound(
+      type,
+      DecodingError.Context(codingPath: path, debugDescription: "Unkeyed container is at end."))
+  }
+
+  static func corrupted(_ message: String, path: [any CodingKey]) -> DecodingError {
+    .dataCorrupted(DecodingError.Context(codingPath: path, debugDescription: message))
+  }
+
+  /// The error for input that is not JSON: `dataCorrupted` at the root, whose
+  /// description says where, with the scanner's error underneath.
+  static func invalidJSON(_ error: JKParseError) -> DecodingError {
+    .dataCorrupted(
+      DecodingError.Context(
+        codingPath: [],
+        debugDescription: "The given data was not valid JSON: \(error)",
+        underlyingError: error))
+  }
+}

@@ -1,0 +1,83 @@
+/// Builds `JSONValue` trees from the tape.
+///
+/// Iterative, with an explicit stack of open containers, so that a document
+/// as deep as the caller's nesting limit allows never overflows the call
+/// stack. Each array and object is created with exactly the capacity the
+/// tape recorded for it.
+enum JSONValueBuilder {
+  /// An integer literal beyond 64 bits, which `JSONValue` cannot hold; only
+  /// possible on tapes scanned for Codable, where such literals are kept.
+  struct BigInteger: Error {
+    let index: Int
+  }
+
+  private struct Frame {
+    let isObject: Bool
+    let end: Int
+    let hasDuplicateKeys: Bool
+    var elements: [JSONValue] = []
+    var members: [(key: String, value: JSONValue)] = []
+    var key = ""
+  }
+
+  /// The value whose entry is at `root`.
+  static func value(at root: Int, in tape: Tape) throws(BigInteger) -> JSONValue {
+    var frames: [Frame] = []
+    var index = root
+    while true {
+      let entry = tape[index]
+      var value: JSONValue
+      switch entry.kind {
+      case .null: value = .null
+      case .true: value = .bool(true)
+      case .false: value = .bool(false)
+      case .int: value = .int(Int64(bitPattern: entry.payload))
+      case .uint: value = .uint(entry.payload)
+      case .double: value = .double(Double(bitPattern: entry.payload))
+      case .string: value = .string(tape.string(entry))
+      case .bigInteger: throw BigInteger(index: index)
+      case .key:
+        frames[frames.count - 1].key = tape.key(entry)
+        index += 1
+        continue
+      case .array, .object:
+        let isObject = entry.kind == .object
+        guard entry.childCount > 0 else {
+          value = isObject ? .object(JSONObject()) : .array([])
+          break
+        }
+        var frame = Frame(
+          isObject: isObject, end: entry.containerEnd,
+          hasDuplicateKeys: entry.flags & TapeEntry.hasDuplicateKeys != 0)
+        if isObject {
+          frame.members.reserveCapacity(entry.childCount)
+        } else {
+          frame.elements.reserveCapacity(entry.childCount)
+        }
+        frames.append(frame)
+        index += 1
+        continue
+      }
+      index += 1
+      // Hand the finished value to its container, closing every container
+      // that it finishes in turn.
+      while let top = frames.indices.last {
+        if frames[top].isObject {
+          frames[top].members.append((frames[top].key, value))
+        } else {
+          frames[top].elements.append(value)
+        }
+        guard index == frames[top].end else { break }
+        let frame = frames.removeLast()
+        if frame.isObject {
+          value = .object(
+            frame.hasDuplicateKeys
+              ? JSONObject(frame.members) : JSONObject(uniqueKeysWithValues: frame.members))
+        } else {
+          value = .array(frame.elements)
+        }
+      }
+      if frames.isEmpty { return value }
+    }
+  }
+}

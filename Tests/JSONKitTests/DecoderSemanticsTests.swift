@@ -1,0 +1,245 @@
+import Foundation
+import JSONKit
+import Testing
+
+/// JKDecoder's Codable semantics: what it shares with Foundation and where it
+/// is deliberately stricter.
+@Suite("Decoder semantics")
+struct DecoderSemanticsTests {
+  struct Person: Codable, Equatable {
+    var name: String
+    var age: Int
+    var email: String?
+    var tags: [String]
+    var friend: Friend?
+  }
+
+  struct Friend: Codable, Equatable {
+    var id: Int8
+    var scores: [String: Double]
+  }
+
+  static let json = #"""
+    {"name":"Ada","age":36,"email":null,"tags":["a","b"],
+     "friend":{"id":7,"scores":{"x":1.5,"y":-2}},"unknown":[1,{"deep":[true]}]}
+    """#
+
+  @Test func decodesLikeFoundation() throws {
+    let ours = try JKDecoder().decode(Person.self, from: Self.json)
+    let theirs = try JSONDecoder().decode(Person.self, from: Data(Self.json.utf8))
+    #expect(ours == theirs)
+  }
+
+  private func failure<T: Decodable>(_ type: T.Type, _ json: String) -> DecodingError? {
+    do {
+      _ = try JKDecoder().decode(type, from: json)
+      return nil
+    } catch let error as DecodingError {
+      return error
+    } catch {
+      Issue.record("not a DecodingError: \(error)")
+      return nil
+    }
+  }
+
+  private func path(_ error: DecodingError?) -> [String] {
+    switch error {
+    case .typeMismatch(_, let context), .valueNotFound(_, let context),
+      .keyNotFound(_, let context), .dataCorrupted(let context):
+      return context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }
+    default:
+      return ["<none>"]
+    }
+  }
+
+  @Test func numberConversionsAreExactWithAPath() throws {
+    let tooBig = failure(
+      Person.self, #"{"name":"a","age":1,"tags":[],"friend":{"id":128,"scores":{}}}"#)
+    guard case .dataCorrupted = tooBig else {
+      Issue.record("expected dataCorrupted, got \(String(describing: tooBig))")
+      return
+    }
+    #expect(path(tooBig) == ["friend", "id"])
+    #expect(path(failure([Int].self, "[1, 1.5]")) == ["[1]"])
+    #expect(path(failure([UInt].self, "[-1]")) == ["[0]"])
+    #expect(try JKDecoder().decode([Int].self, from: "[1.0, 1e2, -0]") == [1, 100, 0])
+  }
+
+  @Test func errorsMatchFoundationsCases() throws {
+    let missing = failure(Person.self, #"{"name":"a","tags":[]}"#)
+    guard case .keyNotFound(let key, _) = missing else {
+      Issue.record("expected keyNotFound, got \(String(describing: missing))")
+      return
+    }
+    #expect(key.stringValue == "age")
+    guard case .valueNotFound = failure(Person.self, #"{"name":null,"age":1,"tags":[]}"#) else {
+      Issue.record("null for a non-optional is valueNotFound")
+      return
+    }
+    let mismatch = failure(Person.self, #"{"name":"a","age":1,"tags":[1]}"#)
+    guard case .typeMismatch = mismatch else {
+      Issue.record("expected typeMismatch, got \(String(describing: mismatch))")
+      return
+    }
+    #expect(path(mismatch) == ["tags", "[0]"])
+  }
+
+  @Test func syntaxErrorsSayWhere() throws {
+    let error = failure(Person.self, "{\n  \"name\": tru\n}")
+    guard case .dataCorrupted(let context) = error else {
+      Issue.record("expected dataCorrupted, got \(String(describing: error))")
+      return
+    }
+    #expect(context.codingPath.isEmpty)
+    #expect(context.debugDescription.contains("2:11"))
+    #expect(context.debugDescription.contains("byte offset 12"))
+    let underlying = try #require(context.underlyingError as? JKParseError)
+    #expect(underlying.line == 2 && underlying.column == 11)
+  }
+
+  @Test func theWholeDocumentIsValidated() throws {
+    // Foundation accepts this because it never looks at "unknown".
+    let json = #"{"name":"a","age":1,"tags":[],"unknown":[1,}"#
+    #expect(failure(Person.self, json) != nil)
+  }
+
+  @Test func wideIntegersAndDecimals() throws {
+    if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
+      let big = try JKDecoder().decode(
+        [Int128].self,
+        from:
+          "[170141183460469231731687303715884105727, -170141183460469231731687303715884105728, 5]")
+      #expect(big == [.max, .min, 5])
+      #expect(failure([Int128].self, "[170141183460469231731687303715884105728]") != nil)
+      #expect(
+        try JKDecoder().decode([UInt128].self, from: "[340282366920938463463374607431768211455]")
+          == [.max])
+    }
+    #expect(failure([Int64].self, "[18446744073709551616]") != nil)
+    let decimals = try JKDecoder().decode(
+      [Decimal].self, from: "[3.14159265358979323846264338327950288, 12345678901234567890123, 1e-5]"
+    )
+    #expect(decimals[0] == Decimal(string: "3.14159265358979323846264338327950288"))
+    #expect(decimals[1] == Decimal(string: "12345678901234567890123"))
+    #expect(decimals[2] == Decimal(string: "0.00001"))
+    // Beyond 38 significant digits a Decimal would lose digits: an error.
+    #expect(failure([Decimal].self, "[1.234567890123456789012345678901234567891]") != nil)
+  }
+
+  /// Decodes an Int if it can, else a String: the untyped-wrapper pattern.
+  enum IntOrString: Decodable, Equatable {
+    case int(Int)
+    case string(String)
+    init(from decoder: any Decoder) throws {
+      let container = try decoder.singleValueContainer()
+      if let value = try? container.decode(Int.self) {
+        self = .int(value)
+      } else {
+        self = .string(try container.decode(String.self))
+      }
+    }
+  }
+
+  /// Keeps the elements that decode and skips the rest.
+  struct Lossy<Element: Decodable>: Decodable {
+    var elements: [Element] = []
+    struct Skip: Decodable {}
+    init(from decoder: any Decoder) throws {
+      var container = try decoder.unkeyedContainer()
+      while !container.isAtEnd {
+        if let element = try? container.decode(Element.self) {
+          elements.append(element)
+        } else {
+          _ = try container.decode(Skip.self)
+        }
+      }
+    }
+  }
+
+  @Test func failedDecodesLeaveContainersUsable() throws {
+    #expect(
+      try JKDecoder().decode([IntOrString].self, from: #"[1,"a"]"#) == [.int(1), .string("a")])
+    let lossy = try JKDecoder().decode(Lossy<Int>.self, from: #"[1,"x",2,{},3]"#)
+    #expect(lossy.elements == [1, 2, 3])
+    let foundation = try JSONDecoder().decode(Lossy<Int>.self, from: Data(#"[1,"x",2,{},3]"#.utf8))
+    #expect(lossy.elements == foundation.elements)
+  }
+
+  /// Keeps its decoder to read it after `decode` has returned.
+  struct Lazy: Decodable {
+    let decoder: any Decoder
+    init(from decoder: any Decoder) throws { self.decoder = decoder }
+    func name() throws -> String {
+      try decoder.container(keyedBy: AnyKey.self).decode(
+        String.self, forKey: AnyKey(stringValue: "name"))
+    }
+  }
+
+  struct AnyKey: CodingKey {
+    var stringValue: String
+    var intValue: Int? { nil }
+    init(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
+  }
+
+  @Test func aKeptDecoderStillWorks() throws {
+    var bytes = Array(#"{"name":"kept \u00e9scaped","plain":"x"}"#.utf8)
+    let lazy = try JKDecoder().decode(Lazy.self, from: bytes)
+    // The caller's buffer changes; the kept decoder must not see it.
+    for index in bytes.indices { bytes[index] = 0x20 }
+    #expect(try lazy.name() == "kept éscaped")
+    let plain = try lazy.decoder.container(keyedBy: AnyKey.self)
+      .decode(String.self, forKey: AnyKey(stringValue: "plain"))
+    #expect(plain == "x")
+  }
+
+  struct Snake: Codable, Equatable {
+    var userName: String
+    var idList: [Int]
+    var byId: [String: Int]
+  }
+
+  @Test func snakeCaseLeavesStringDictionaryKeysAlone() throws {
+    let json = #"{"user_name":"a","id_list":[1],"by_id":{"some_key":1}}"#
+    let decoder = JKDecoder()
+    decoder.keyDecodingStrategy = .convertFromSnakeCase
+    let foundation = JSONDecoder()
+    foundation.keyDecodingStrategy = .convertFromSnakeCase
+    let ours = try decoder.decode(Snake.self, from: json)
+    #expect(ours == (try foundation.decode(Snake.self, from: Data(json.utf8))))
+    #expect(ours.byId == ["some_key": 1])
+    // The cache converts keys once and stays correct across calls.
+    #expect(try decoder.decode(Snake.self, from: json) == ours)
+    decoder.clearCache()
+    #expect(try decoder.decode(Snake.self, from: json) == ours)
+  }
+
+  @Test func duplicateKeysLastWins() throws {
+    #expect(try JKDecoder().decode([String: Int].self, from: #"{"a":1,"a":2}"#) == ["a": 2])
+    struct One: Decodable { var a: Int }
+    #expect(try JKDecoder().decode(One.self, from: #"{"a":1,"b":0,"a":2}"#).a == 2)
+    #expect(try JKDecoder().decode(One.self, from: "{\"\u{E9}\":0,\"a\":1,\"e\u{301}\":2}").a == 1)
+  }
+
+  @Test func jsonValueFields() throws {
+    struct Holder: Decodable { var any: JSONValue }
+    let value = try JKDecoder().decode(Holder.self, from: #"{"any":{"x":[1,2.5,"s",null]}}"#)
+    #expect(value.any == ["x": [1, 2.5, "s", nil]])
+    #expect(failure(Holder.self, #"{"any":[18446744073709551616]}"#) != nil)
+  }
+
+  @Test func concurrentUseOfOneDecoder() async throws {
+    let decoder = JKDecoder()
+    decoder.keyDecodingStrategy = .convertFromSnakeCase
+    let json = Data(#"{"user_name":"a","id_list":[1,2,3],"by_id":{"k":1}}"#.utf8)
+    let expected = try decoder.decode(Snake.self, from: json)
+    try await withThrowingTaskGroup(of: Snake.self) { group in
+      for _ in 0..<32 {
+        group.addTask { try decoder.decode(Snake.self, from: json) }
+      }
+      for try await result in group {
+        #expect(result == expected)
+      }
+    }
+  }
+}
