@@ -17,4 +17,5 @@ let benchmarks: @Sendable () -> Void = {
     maxIterations: 1_000
   )
   foundationBenchmarks()
+  jsonKitBenchmarks()
 }
