@@ -1,0 +1,147 @@
+import Foundation
+
+/// A `JSONSerialization`-shaped bridge for code that works with `Any`.
+///
+/// Parsing gives `[String: Any]`, `[Any]`, `String`, `Int`, `Double`, `Bool`
+/// and `NSNull` (and `UInt64` for integers above `Int64.max`), with JSONKit's
+/// strict rules; writing takes the same kinds of values (and the other
+/// integer and floating-point types, `NSNumber` and ``JSONValue``):
+///
+/// ```swift
+/// let object = try JKSerialization.jsonObject(with: data) as? [String: Any]
+/// let bytes = try JKSerialization.data(withJSONObject: ["id": 1, "tags": ["a"]])
+/// ```
+public enum JKSerialization {
+  /// Parses JSON into Foundation-style values.
+  ///
+  /// - Throws: ``JKParseError`` saying what is wrong and where.
+  public static func jsonObject(
+    with data: Data, options: JKParseOptions = [], maxDepth: Int = 512
+  ) throws -> Any {
+    try JSONValue(parsing: data, options: options, maxDepth: maxDepth).foundationObject
+  }
+
+  /// Writes Foundation-style values as JSON.
+  ///
+  /// - Throws: `EncodingError.invalidValue` for a value that is not one of
+  ///   the kinds above, a dictionary key that is not a string, or NaN or an
+  ///   infinity; the error's coding path says where.
+  public static func data(
+    withJSONObject object: Any, options: JKOutputFormatting = []
+  ) throws -> Data {
+    try JSONValue(foundationObject: object).jsonData(options: options)
+  }
+
+  /// Whether `object` can be written as JSON by ``data(withJSONObject:options:)``.
+  public static func isValidJSONObject(_ object: Any) -> Bool {
+    guard let value = try? JSONValue(foundationObject: object) else { return false }
+    return (try? value.jsonBytes()) != nil
+  }
+}
+
+extension JSONValue {
+  /// The value as `JSONSerialization` would give it: `[String: Any]`,
+  /// `[Any]`, `String`, `Int` (or `UInt64` above `Int.max`), `Double`,
+  /// `Bool` or `NSNull`.
+  public var foundationObject: Any {
+    switch self {
+    case .null: return NSNull()
+    case .bool(let value): return value
+    case .int(let value): return Int(exactly: value) ?? value
+    case .uint(let value): return Int(exactly: value) ?? value
+    case .double(let value): return value
+    case .string(let value): return value
+    case .array(let elements): return elements.map(\.foundationObject)
+    case .object(let object):
+      var dictionary: [String: Any] = [:]
+      dictionary.reserveCapacity(object.count)
+      for (key, value) in object { dictionary[key] = value.foundationObject }
+      return dictionary
+    }
+  }
+
+  /// Converts Foundation-style values: dictionaries with `String` keys,
+  /// arrays, strings, numbers (Swift's types or `NSNumber`), `Bool`,
+  /// `NSNull`, `nil` optionals, and `JSONValue`s.
+  ///
+  /// - Throws: `EncodingError.invalidValue` naming the path to a value of
+  ///   any other kind, or to a dictionary whose keys are not strings.
+  public init(foundationObject: Any) throws {
+    self = try Self.convert(foundationObject, path: [])
+  }
+
+  private static func convert(_ object: Any, path: [any CodingKey]) throws -> JSONValue {
+    // NSNumber first, by its exact class: casting a Swift number to it would
+    // bridge, and casting it to Bool would accept any 0 or 1.
+    if type(of: object) is NSNumber.Type, let number = object as? NSNumber {
+      return convert(number)
+    }
+    switch object {
+    case let value as JSONValue: return value
+    case is NSNull: return .null
+    case let value as Bool: return .bool(value)
+    case let value as String: return .string(value)
+    case let value as Int: return .int(Int64(value))
+    case let value as Double: return .double(value)
+    case let value as Int64: return .int(value)
+    case let value as Int32: return .int(Int64(value))
+    case let value as Int16: return .int(Int64(value))
+    case let value as Int8: return .int(Int64(value))
+    case let value as UInt: return integer(UInt64(value))
+    case let value as UInt64: return integer(value)
+    case let value as UInt32: return .int(Int64(value))
+    case let value as UInt16: return .int(Int64(value))
+    case let value as UInt8: return .int(Int64(value))
+    case let value as Float: return .double(Double(value))
+    case let dictionary as [String: Any]:
+      var object = JSONObject()
+      for (key, value) in dictionary {
+        object[key] = try convert(value, path: path + [AnyCodingKey(stringValue: key)])
+      }
+      return .object(object)
+    case let array as [Any]:
+      return .array(
+        try array.enumerated().map { try convert($1, path: path + [AnyCodingKey(intValue: $0)]) })
+    case let dictionary as [AnyHashable: Any]:
+      var object = JSONObject()
+      for (key, value) in dictionary {
+        guard let name = key.base as? String else {
+          throw EncodingError.invalidValue(
+            object,
+            EncodingError.Context(
+              codingPath: path,
+              debugDescription: "Dictionary keys must be strings; found \(type(of: key.base))."))
+        }
+        object[name] = try convert(value, path: path + [AnyCodingKey(stringValue: name)])
+      }
+      return .object(object)
+    default:
+      if case Optional<Any>.none = object { return .null }
+      throw EncodingError.invalidValue(
+        object,
+        EncodingError.Context(
+          codingPath: path, debugDescription: "\(type(of: object)) cannot be written as JSON."))
+    }
+  }
+
+  private static func integer(_ value: UInt64) -> JSONValue {
+    Int64(exactly: value).map(JSONValue.int) ?? .uint(value)
+  }
+
+  /// An `NSNumber` by the C type it holds, so that `true` stays a Boolean
+  /// and integers stay exact.
+  private static func convert(_ number: NSNumber) -> JSONValue {
+    switch String(cString: number.objCType) {
+    case "c", "B":
+      // Objective-C's BOOL is a char; a char holding other values is a number.
+      let value = number.int8Value
+      return value == 0 || value == 1 ? .bool(value == 1) : .int(Int64(value))
+    case "f", "d":
+      return .double(number.doubleValue)
+    case "Q", "L", "I", "S", "C":
+      return integer(number.uint64Value)
+    default:
+      return .int(number.int64Value)
+    }
+  }
+}
