@@ -84,6 +84,22 @@ struct WriterTests {
     #expect(try value.jsonString(options: .sortedKeys) == expected)
   }
 
+  /// Keys that agree in their first sixteen bytes or more, or end early.
+  @Test func sortedKeysWithLongSharedPrefixes() throws {
+    let stem = "abcdefghijklmnop"
+    let keys = [
+      stem + "z", stem, stem + "a", stem + "\u{0}", stem + "é", "abcdefgh", "abcdefghi",
+      stem + "aa", stem + "a\u{0}", "abcdefg", "b",
+    ]
+    let value = JSONValue.object(JSONObject(keys.map { ($0, JSONValue.int(0)) }))
+    let sorted = keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+    let expected = "{" + sorted.map { JSONValue.quote($0) + ":0" }.joined(separator: ",") + "}"
+    #expect(try value.jsonString(options: .sortedKeys) == expected)
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = .sortedKeys
+    #expect(try value.jsonData(options: .sortedKeys) == encoder.encode(value))
+  }
+
   @Test func sortedKeysApplyAtEveryLevel() throws {
     let value: JSONValue = ["b": [["d": 1, "c": 2]], "a": ["f": 3, "e": 4]]
     #expect(

@@ -146,11 +146,64 @@ public struct JSONObject: Sendable {
     }
   }
 
-  /// The member positions in the order of their keys' UTF-8 bytes.
-  func positionsSortedByKey() -> [Int] {
-    var order = Array(members.indices)
-    order.sort { Self.utf8Precedes(members[$0].key, members[$1].key) }
-    return order
+  /// The member positions in the order of their keys' UTF-8 bytes, or `nil`
+  /// when that is the members' own order.
+  func positionsSortedByKey() -> [Int]? {
+    if members.count < 2 {
+      return nil
+    }
+    if members.count <= 4 {
+      // Too few keys to repay computing prefixes.
+      if members.indices.dropFirst().allSatisfy({
+        Self.utf8Precedes(members[$0 - 1].key, members[$0].key)
+      }) {
+        return nil
+      }
+      return members.indices.sorted { Self.utf8Precedes(members[$0].key, members[$1].key) }
+    }
+    // Most keys differ in their first sixteen bytes, so comparing those as
+    // two integers settles most comparisons without touching the strings.
+    var entries: [(prefix: SortPrefix, position: Int)] = []
+    entries.reserveCapacity(members.count)
+    for position in members.indices {
+      entries.append((SortPrefix(members[position].key), position))
+    }
+    if entries.indices.dropFirst().allSatisfy({ !(entries[$0].prefix <= entries[$0 - 1].prefix) }) {
+      return nil
+    }
+    entries.sort { left, right in
+      if left.prefix != right.prefix {
+        return left.prefix < right.prefix
+      }
+      return Self.utf8Precedes(members[left.position].key, members[right.position].key)
+    }
+    return entries.map(\.position)
+  }
+
+  /// The first sixteen UTF-8 bytes of a key as two big-endian integers,
+  /// zero-padded, so that integer order is byte order for keys that differ
+  /// there.
+  private struct SortPrefix: Equatable, Comparable {
+    var high: UInt64 = 0
+    var low: UInt64 = 0
+
+    init(_ key: String) {
+      var key = key
+      key.withUTF8 { bytes in
+        for index in 0..<Swift.min(bytes.count, 16) {
+          let shift = 56 &- 8 &* UInt64(index & 7)
+          if index < 8 {
+            high |= UInt64(bytes[index]) << shift
+          } else {
+            low |= UInt64(bytes[index]) << shift
+          }
+        }
+      }
+    }
+
+    static func < (lhs: SortPrefix, rhs: SortPrefix) -> Bool {
+      (lhs.high, lhs.low) < (rhs.high, rhs.low)
+    }
   }
 
   private static func utf8Precedes(_ lhs: String, _ rhs: String) -> Bool {

@@ -1,6 +1,6 @@
 /// Writes a ``JSONValue`` tree as JSON text into a `ByteWriter`.
 ///
-/// The walk is iterative: an explicit stack holds one frame per open
+/// The walk is iterative: an explicit stack holds one level per open
 /// container, so the depth of a value costs heap, not call stack, and there
 /// is no depth limit.
 struct JSONValueWriter {
@@ -17,21 +17,34 @@ struct JSONValueWriter {
     case debug
   }
 
-  private enum Container {
-    case array([JSONValue])
-    /// The members and, when keys are sorted, the order to visit them in.
-    case object([JSONObject.Element], order: [Int]?)
-  }
-
-  private struct Frame {
-    let container: Container
+  /// An open container: its children and the position of the next one.
+  ///
+  /// Arrays and objects share one struct, rather than an enum with payloads,
+  /// so that reading the next child borrows the array in place instead of
+  /// copying (and retaining) it out of an enum case.
+  private struct Level {
+    var elements: [JSONValue] = []
+    var members: [JSONObject.Element] = []
+    /// When keys are sorted, the order to visit `members` in.
+    var order: [Int]? = nil
+    var isObject = false
     let count: Int
     /// The position of the next child to write.
-    var next: Int
+    var next = 1
+
+    /// The level outside the top-level value: it has no children.
+    static var root: Level { Level(count: 0, next: 0) }
+
+    /// The position in `members` of the child at `position`.
+    func memberIndex(_ position: Int) -> Int {
+      order?[position] ?? position
+    }
   }
 
   private let doubleStyle: DoubleStyle
-  private var stack: [Frame] = []
+  /// The open containers around `current`, outermost (the root level) first.
+  private var parents: [Level] = []
+  private var current = Level.root
 
   private init(doubleStyle: DoubleStyle) {
     self.doubleStyle = doubleStyle
@@ -68,10 +81,7 @@ struct JSONValueWriter {
           writeEmpty(open: UInt8(ascii: "["), close: UInt8(ascii: "]"), into: &writer)
         } else {
           writer.append(UInt8(ascii: "["))
-          stack.append(Frame(container: .array(elements), count: elements.count, next: 1))
-          if writer.isPrettyPrinted {
-            writer.appendNewline(indentLevel: stack.count)
-          }
+          open(Level(elements: elements, count: elements.count), into: &writer)
           value = elements[0]
           continue walk
         }
@@ -81,14 +91,10 @@ struct JSONValueWriter {
         } else {
           writer.append(UInt8(ascii: "{"))
           let order = writer.sortsKeys ? object.positionsSortedByKey() : nil
-          let members = object.members
-          stack.append(
-            Frame(
-              container: .object(members, order: order), count: members.count, next: 1))
-          if writer.isPrettyPrinted {
-            writer.appendNewline(indentLevel: stack.count)
-          }
-          let member = members[order?[0] ?? 0]
+          let level = Level(
+            members: object.members, order: order, isObject: true, count: object.count)
+          open(level, into: &writer)
+          let member = current.members[current.memberIndex(0)]
           writeKey(member.key, into: &writer)
           value = member.value
           continue walk
@@ -97,36 +103,39 @@ struct JSONValueWriter {
 
       // `value` is complete: move to its next sibling, closing each container
       // that has none left.
-      while !stack.isEmpty {
-        let top = stack.count - 1
-        let next = stack[top].next
-        if next < stack[top].count {
-          stack[top].next = next + 1
+      while true {
+        let position = current.next
+        if position < current.count {
+          current.next = position + 1
           writer.append(UInt8(ascii: ","))
           if writer.isPrettyPrinted {
-            writer.appendNewline(indentLevel: stack.count)
+            writer.appendNewline(indentLevel: parents.count)
           }
-          switch stack[top].container {
-          case .array(let elements):
-            value = elements[next]
-          case .object(let members, let order):
-            let member = members[order?[next] ?? next]
+          if current.isObject {
+            let member = current.members[current.memberIndex(position)]
             writeKey(member.key, into: &writer)
             value = member.value
+          } else {
+            value = current.elements[position]
           }
           continue walk
         }
-        let closed = stack.removeLast()
+        guard !parents.isEmpty else { return }
         if writer.isPrettyPrinted {
-          writer.appendNewline(indentLevel: stack.count)
+          writer.appendNewline(indentLevel: parents.count - 1)
         }
-        if case .array = closed.container {
-          writer.append(UInt8(ascii: "]"))
-        } else {
-          writer.append(UInt8(ascii: "}"))
-        }
+        writer.append(current.isObject ? UInt8(ascii: "}") : UInt8(ascii: "]"))
+        current = parents.removeLast()
       }
-      return
+    }
+  }
+
+  /// Makes `level` the current container; its first child comes next.
+  private mutating func open(_ level: Level, into writer: inout ByteWriter) {
+    parents.append(current)
+    current = level
+    if writer.isPrettyPrinted {
+      writer.appendNewline(indentLevel: parents.count)
     }
   }
 
@@ -144,7 +153,7 @@ struct JSONValueWriter {
     writer.append(open)
     if writer.isPrettyPrinted {
       writer.append(UInt8(ascii: "\n"))
-      writer.appendNewline(indentLevel: stack.count)
+      writer.appendNewline(indentLevel: parents.count)
     }
     writer.append(close)
   }
@@ -171,14 +180,14 @@ struct JSONValueWriter {
 
   /// The path to the value being written; made only to report an error.
   private var codingPath: [any CodingKey] {
-    stack.map { frame in
-      let position = frame.next - 1
-      switch frame.container {
-      case .array:
-        return AnyCodingKey(intValue: position)
-      case .object(let members, let order):
-        return AnyCodingKey(stringValue: members[order?[position] ?? position].key)
+    // The root level holds no key: skip it.
+    guard !parents.isEmpty else { return [] }
+    return (parents.dropFirst() + [current]).map { level in
+      let position = level.next - 1
+      if level.isObject {
+        return AnyCodingKey(stringValue: level.members[level.memberIndex(position)].key)
       }
+      return AnyCodingKey(intValue: position)
     }
   }
 }
