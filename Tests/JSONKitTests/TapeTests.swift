@@ -155,3 +155,49 @@ struct TapeTests {
     }
   }
 }
+
+/// The key cache decides a hit by comparing bytes, never by the hash alone.
+@Suite("Key cache")
+struct KeyCacheTests {
+  /// Two distinct keys with the same 32-bit hash, found by the birthday bound.
+  private func collidingKeys() -> (String, String)? {
+    var seen: [UInt32: String] = [:]
+    var state: UInt64 = 0x1234_5678
+    for _ in 0..<400_000 {
+      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      let key = String(state >> 20, radix: 36)
+      let hash = Array(key.utf8).withUnsafeBufferPointer {
+        KeyCache.hash($0.baseAddress!, length: $0.count)
+      }
+      if let other = seen[hash], other != key { return (other, key) }
+      seen[hash] = key
+    }
+    return nil
+  }
+
+  @Test func collidingHashesStayDistinctKeys() throws {
+    let (first, second) = try #require(collidingKeys())
+    let tape = try TestScan.tape(Array(#"{"\#(first)":1,"\#(second)":2}"#.utf8))
+    #expect(tape[1].payload != tape[3].payload)
+    #expect(tape[0].flags & TapeEntry.hasDuplicateKeys == 0)
+    let value = try JSONValue(parsing: #"{"\#(first)":1,"\#(second)":2}"#)
+    #expect(value[first] == 1 && value[second] == 2)
+  }
+
+  @Test func manyDistinctKeys() throws {
+    var cache = KeyCache()
+    var ids: [UInt32] = []
+    for index in 0..<5_000 {
+      let key = Array("key\(index)".utf8)
+      ids.append(key.withUnsafeBufferPointer { cache.intern($0.baseAddress!, length: $0.count) })
+    }
+    #expect(Set(ids).count == 5_000)
+    for index in stride(from: 0, to: 5_000, by: 7) {
+      let key = Array("key\(index)".utf8)
+      #expect(
+        key.withUnsafeBufferPointer { cache.intern($0.baseAddress!, length: $0.count) }
+          == ids[index])
+      #expect(cache.strings[Int(ids[index])] == "key\(index)")
+    }
+  }
+}
