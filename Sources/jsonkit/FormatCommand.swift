@@ -1,0 +1,127 @@
+import Foundation
+import JSONKit
+
+/// `jsonkit format`: parses JSON and writes it again, compact or pretty.
+enum FormatCommand {
+  /// The command's description and entry point.
+  static let command = Command(
+    name: "format",
+    summary: "Rewrite JSON compactly or pretty-printed.",
+    usage: [
+      "jsonkit format [OPTIONS] [FILE | -]",
+      "jsonkit format [OPTIONS] --in-place FILE...",
+    ],
+    discussion: """
+      Parses FILE (standard input when there is none, or for '-') and writes
+      it to standard output, compact unless --pretty is given, followed by a
+      line break. Numbers are written back exactly (integers as they were,
+      doubles in their shortest round-tripping form); a key repeated in an
+      object keeps its last value. '/' is written as itself unless
+      --escape-slashes asks for Foundation's '\\/'.
+
+      With --in-place each FILE is replaced by its formatted text: the text
+      goes to a temporary file in the same directory, which takes the
+      original's permissions and is renamed over it, so the original is never
+      left half-written. A FILE that is not valid is reported as by
+      'jsonkit validate' and left untouched, as is one already formatted.
+      """,
+    groups: [
+      OptionGroup(
+        title: "OUTPUT OPTIONS",
+        options: [
+          .flag("--pretty", "One member or element per line, indented two spaces."),
+          .flag("--sort-keys", "Write object members sorted by key."),
+          .flag("--escape-unicode", "Write non-ASCII characters as \\uXXXX escapes."),
+          .flag("--escape-slashes", "Write '/' as '\\/', as Foundation does."),
+          .flag("--no-escape-slashes", "Write '/' as it is (the default)."),
+          .flag("--in-place", "Replace each FILE rather than print it."),
+        ]),
+      ParseSettings.group,
+    ],
+    run: run)
+
+  private static func run(_ arguments: Arguments) throws(ToolError) -> ExitStatus {
+    let settings = try ParseSettings(arguments)
+    let formatting = outputFormatting(arguments)
+    var operands = arguments.operands
+    if arguments.has("--in-place") {
+      guard !operands.isEmpty else { throw .usage("--in-place needs at least one FILE") }
+      guard !operands.contains("-") else {
+        throw .usage("--in-place cannot rewrite standard input")
+      }
+    } else {
+      if operands.isEmpty { operands = ["-"] }
+      guard operands.count == 1 else {
+        throw .usage("one FILE at a time without --in-place (got \(operands.count))")
+      }
+    }
+
+    var status = ExitStatus.success
+    for operand in operands {
+      do throws(ToolError) {
+        let input = InputFile(operand: operand)
+        if arguments.has("--in-place") {
+          try formatInPlace(input, settings, formatting)
+        } else {
+          let (_, output) = try format(input, settings, formatting)
+          try OutputFile.writeStandardOutput([output, lineBreak])
+        }
+      } catch {
+        error.report(command: command.name)
+        status = max(status, error.status)
+      }
+    }
+    return status
+  }
+
+  /// The library's output options the command line asks for.
+  static func outputFormatting(_ arguments: Arguments) -> JKOutputFormatting {
+    var formatting: JKOutputFormatting = []
+    if arguments.has("--pretty") { formatting.insert(.prettyPrinted) }
+    if arguments.has("--sort-keys") { formatting.insert(.sortedKeys) }
+    if arguments.has("--escape-unicode") { formatting.insert(.escapeUnicode) }
+    // A formatting tool leaves '/' alone unless asked: '\/' only helps JSON
+    // pasted into an HTML <script>.
+    if arguments.lastOf("--escape-slashes", "--no-escape-slashes") != "--escape-slashes" {
+      formatting.insert(.withoutEscapingSlashes)
+    }
+    return formatting
+  }
+
+  private static let lineBreak = Data([0x0A])
+
+  /// The input's bytes and its formatted text (without the final line break).
+  private static func format(
+    _ input: InputFile, _ settings: ParseSettings, _ formatting: JKOutputFormatting
+  ) throws(ToolError) -> (input: Data, output: Data) {
+    try ProgressLine.during("formatting \(input.displayName)") { () throws(ToolError) in
+      let data = try input.read()
+      let value: JSONValue
+      do throws(JKParseError) {
+        value = try JSONValue(
+          parsing: data, options: settings.options, maxDepth: settings.maxDepth)
+      } catch {
+        throw .invalid(error, in: input.displayName)
+      }
+      do {
+        return (data, try value.jsonData(options: formatting))
+      } catch {
+        // Parsed JSON holds no NaN or infinity, so this is not expected.
+        throw ToolError(
+          status: .invalidInput, message: "cannot write \(input.displayName): \(error)")
+      }
+    }
+  }
+
+  /// Replaces a file with its formatted text, unless it already is that text.
+  private static func formatInPlace(
+    _ input: InputFile, _ settings: ParseSettings, _ formatting: JKOutputFormatting
+  ) throws(ToolError) {
+    let (original, output) = try format(input, settings, formatting)
+    let alreadyFormatted =
+      original.count == output.count + 1 && original.last == 0x0A
+      && original.starts(with: output)
+    guard !alreadyFormatted else { return }
+    try OutputFile.replace(input.operand, with: [output, lineBreak])
+  }
+}

@@ -1,0 +1,43 @@
+import JSONKit
+
+/// The parse options `validate`, `format` and `bench` share, mapped one to
+/// one onto ``JKParseOptions`` and the nesting limit.
+struct ParseSettings {
+  /// The extensions to strict JSON to accept.
+  var options: JKParseOptions = []
+  /// The deepest nesting accepted.
+  var maxDepth = 512
+
+  /// The options as `--help` lists them.
+  static let group = OptionGroup(
+    title: "PARSE OPTIONS",
+    options: [
+      .flag("--comments", "Accept // and /* */ comments."),
+      .flag("--unicode-newlines", "Accept U+0085, U+2028, U+2029, VT, FF as whitespace."),
+      .flag("--loose-unicode", "Turn invalid Unicode in strings into U+FFFD."),
+      .flag("--permit-trailing-text", "Ignore what follows the first complete value."),
+      .valued("--max-depth", "N", "Nest arrays and objects at most N deep (512)."),
+    ])
+
+  /// The settings the command line asks for.
+  init(_ arguments: Arguments) throws(ToolError) {
+    if arguments.has("--comments") { options.insert(.comments) }
+    if arguments.has("--unicode-newlines") { options.insert(.unicodeNewlines) }
+    if arguments.has("--loose-unicode") { options.insert(.looseUnicode) }
+    if arguments.has("--permit-trailing-text") { options.insert(.permitTextAfterValidJSON) }
+    if let text = arguments.value(of: "--max-depth") {
+      guard let depth = Int(text), depth > 0 else {
+        throw .usage("--max-depth needs a positive whole number, not '\(text)'")
+      }
+      maxDepth = depth
+    }
+  }
+}
+
+extension JKParseError {
+  /// The error as compilers print theirs, `FILE:LINE:COLUMN: message`, so
+  /// that editors and terminals can jump to the place.
+  func diagnostic(in fileName: String) -> String {
+    "\(fileName):\(line):\(column): \(message)"
+  }
+}
