@@ -242,4 +242,42 @@ struct DecoderSemanticsTests {
       }
     }
   }
+
+  /// The error Foundation throws for `json`, or nil.
+  private func foundationFailure<T: Decodable>(
+    _ type: T.Type, _ json: String, _ configure: (JSONDecoder) -> Void = { _ in }
+  ) -> DecodingError? {
+    let decoder = JSONDecoder()
+    configure(decoder)
+    do {
+      _ = try decoder.decode(type, from: Data(json.utf8))
+      return nil
+    } catch {
+      return error as? DecodingError
+    }
+  }
+
+  @Test func floatsRoundTheLiteralOnce() throws {
+    // 1 + 2^-24 + 2^-60: the nearest Double is the midpoint 1 + 2^-24 between
+    // two Floats, and rounding that again would give 1.
+    let json = "[1.000000059604644775390625000000000000867361737988403547205962240695953369140625]"
+    let ours = try JKDecoder().decode([Float].self, from: json)
+    #expect(ours == [Float(1).nextUp])
+    #expect(ours == (try JSONDecoder().decode([Float].self, from: Data(json.utf8))))
+    for json in ["[1.000000059604644775390625]", "[3.4028235677973365e38]", "[1e-45]", "[-0.0]"] {
+      #expect(
+        try JKDecoder().decode([Float].self, from: json).map(\.bitPattern)
+          == (try JSONDecoder().decode([Float].self, from: Data(json.utf8))).map(\.bitPattern))
+    }
+    // Beyond Float's range either way: an error, as in Foundation.
+    for json in ["[1e-46]", "[3.4028235677973367e38]", "[1e39]"] {
+      #expect(failure([Float].self, json) != nil, "\(json)")
+      #expect(foundationFailure([Float].self, json) != nil, "\(json)")
+    }
+    guard case .typeMismatch(let type, _) = failure(Float.self, "true") else {
+      Issue.record("expected typeMismatch")
+      return
+    }
+    #expect(type is Float.Type)
+  }
 }

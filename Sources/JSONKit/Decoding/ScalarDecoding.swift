@@ -66,20 +66,46 @@ extension DecodingSession {
     }
   }
 
-  /// A Float: the Double value rounded to Float, which must stay finite.
+  /// A Float: the literal rounded to the nearest Float, which must be finite and,
+  /// unless the literal is zero, nonzero (as Foundation requires).
+  @inline(__always)
   func float(at index: Int, path: @autoclosure () -> [any CodingKey]) throws -> Float {
     let entry = entries[index]
-    if entry.kind == .string {
+    if entry.kind == .double {
+      let value = Double(bitPattern: entry.payload)
+      let narrowed = Float(value)
+      if FloatNarrowing.roundsOnce(value), narrowed.isFinite { return narrowed }
+    }
+    return try float(entry, path: path())
+  }
+
+  /// Every Float but the common case: integers, Doubles that may round twice,
+  /// strings for the non-conforming float strategy, and errors.
+  @inline(never)
+  private func float(_ entry: TapeEntry, path: @autoclosure () -> [any CodingKey]) throws -> Float {
+    switch entry.kind {
+    case .double:
+      let value = Double(bitPattern: entry.payload)
+      if let narrowed = FloatNarrowing.nearest(value, literal: numberBytes(entry)) {
+        return narrowed
+      }
+    // Integers round once, straight to Float.
+    case .int: return Float(Int64(bitPattern: entry.payload))
+    case .uint: return Float(entry.payload)
+    case .bigInteger:
+      if case .value(let value) = DecimalToDouble.convert(text: numberBytes(entry)),
+        let narrowed = FloatNarrowing.nearest(value, literal: numberBytes(entry))
+      {
+        return narrowed
+      }
+    case .string:
       if let value = nonConformingFloat(entry) { return Float(value) }
       throw DecodingErrors.typeMismatch(Float.self, found: .string, path: path())
+    case let kind:
+      throw DecodingErrors.typeMismatch(Float.self, found: kind, path: path())
     }
-    let value = try double(at: index, path: path())
-    let narrowed = Float(value)
-    guard narrowed.isFinite else {
-      throw DecodingErrors.corrupted(
-        "Number \(numberText(entry)) does not fit in Float.", path: path())
-    }
-    return narrowed
+    throw DecodingErrors.corrupted(
+      "Number \(numberText(entry)) does not fit in Float.", path: path())
   }
 
   private func nonConformingFloat(_ entry: TapeEntry) -> Double? {
@@ -263,6 +289,46 @@ extension DecodingSession {
       throw DecodingErrors.corrupted("Invalid URL string.", path: path())
     }
     return url
+  }
+}
+
+/// Rounding a JSON number to Float from its correctly rounded Double.
+///
+/// Rounding twice can go wrong: a literal just above the midpoint between two
+/// Floats can have that midpoint as its nearest Double, which then rounds to
+/// the even Float, below. Only Doubles that are such midpoints (and those below
+/// Float's normal range, where the spacing changes) need the literal itself.
+enum FloatNarrowing {
+  /// Whether `Float(value)` is the Float nearest every literal whose nearest
+  /// Double is `value`: a few bit operations, on every Float decoded.
+  @inline(__always)
+  static func roundsOnce(_ value: Double) -> Bool {
+    let bits = value.bitPattern
+    // A Float has 24 significant bits; a midpoint between two normal Floats has
+    // bit 25 set and nothing below it in the Double's 53.
+    return bits & 0x1FFF_FFFF != 0x1000_0000 && (bits >> 52) & 0x7FF >= 1023 - 126
+  }
+
+  /// The Float nearest the literal `text`, whose nearest Double is `value`; nil
+  /// when the literal is too large for Float, or not zero but rounds to zero.
+  static func nearest(_ value: Double, literal text: UnsafeRawBufferPointer) -> Float? {
+    let magnitude = value.magnitude
+    var lower = Float(magnitude)
+    if Double(lower) > magnitude { lower = lower.nextDown }
+    var result = Float(magnitude)
+    if Double(lower) != magnitude {
+      let upper = lower == .greatestFiniteMagnitude ? 0x1p128 : Double(lower.nextUp)
+      if magnitude == (Double(lower) + upper) / 2 {
+        // A tie between two Floats as a Double; the literal may lie off it.
+        switch DecimalToDouble.compareMagnitude(of: text, with: magnitude) {
+        case ..<0: result = lower
+        case 1...: result = lower.nextUp
+        default: break
+        }
+      }
+    }
+    guard result.isFinite, result != 0 || magnitude == 0 else { return nil }
+    return value.sign == .minus ? -result : result
   }
 }
 
