@@ -280,4 +280,15 @@ struct DecoderSemanticsTests {
     }
     #expect(type is Float.Type)
   }
+
+  @Test func largeIntegersWithAFractionOrExponentKeepTheirDigits() throws {
+    // From 2^53 on, the nearest Double need not be the integer written.
+    let json = "[9007199254740993.0, 90071992547409930e-1, 1.2345678901234567891e19]"
+    let ours = try JKDecoder().decode([UInt64].self, from: json)
+    #expect(ours == [9_007_199_254_740_993, 9_007_199_254_740_993, 12_345_678_901_234_567_891])
+    #expect(ours == (try JSONDecoder().decode([UInt64].self, from: Data(json.utf8))))
+    #expect(try JKDecoder().decode([Int64].self, from: "[-922337203685477580.8e1]") == [.min])
+    #expect(path(failure([Int64].self, "[1, 9007199254740993.5]")) == ["[1]"])
+    #expect(path(failure([Int64].self, "[9223372036854775808.0]")) == ["[0]"])
+  }
 }

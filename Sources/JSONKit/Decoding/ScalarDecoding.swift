@@ -33,7 +33,13 @@ extension DecodingSession {
     case .uint:
       if let value = T(exactly: entry.payload) { return value }
     case .double:
-      if let value = T(exactly: Double(bitPattern: entry.payload)) { return value }
+      let value = Double(bitPattern: entry.payload)
+      if value.magnitude < 0x1p53 {
+        if let integer = T(exactly: value) { return integer }
+      } else if let integer = IntegerText.parseExact(T.self, numberBytes(entry)) {
+        // From 2^53 on, the Double may not be the integer written (`9007199254740993.0`).
+        return integer
+      }
     case .bigInteger:
       if let value = IntegerText.parse(T.self, numberBytes(entry)) { return value }
     case let kind:
@@ -401,6 +407,45 @@ enum IntegerText {
       if overflow || overflow2 { return nil }
       value = next
       index += 1
+    }
+    return value
+  }
+}
+
+extension IntegerText {
+  /// The value of the validated JSON number literal `text` (which may have a
+  /// fraction and an exponent, as in `12.50e1`) as `T`, or nil when it is not
+  /// an integer or does not fit.
+  @inline(never)
+  static func parseExact<T: FixedWidthInteger>(_ type: T.Type, _ text: UnsafeRawBufferPointer) -> T?
+  {
+    let layout = DecimalToDouble.LiteralLayout(text)
+    guard !layout.negative || T.isSigned else { return nil }
+    var digits: [UInt8] = []
+    var exponent = layout.exponent
+    for index in layout.integerDigits {
+      let digit = text[index] &- UInt8(ascii: "0")
+      if !(digits.isEmpty && digit == 0) { digits.append(digit) }
+    }
+    for index in layout.fractionDigits {
+      let digit = text[index] &- UInt8(ascii: "0")
+      if !(digits.isEmpty && digit == 0) { digits.append(digit) }
+      exponent -= 1
+    }
+    while digits.last == 0 {
+      digits.removeLast()
+      exponent += 1
+    }
+    guard exponent >= 0, digits.count + exponent <= 40 else { return digits.isEmpty ? 0 : nil }
+    var value: T = 0
+    for digit in digits + repeatElement(0, count: exponent) {
+      let (shifted, overflow) = value.multipliedReportingOverflow(by: 10)
+      // Negatives accumulate downwards so that T.min is reachable.
+      let (next, overflow2) =
+        layout.negative
+        ? shifted.subtractingReportingOverflow(T(digit)) : shifted.addingReportingOverflow(T(digit))
+      if overflow || overflow2 { return nil }
+      value = next
     }
     return value
   }
