@@ -291,4 +291,37 @@ struct DecoderSemanticsTests {
     #expect(path(failure([Int64].self, "[1, 9007199254740993.5]")) == ["[1]"])
     #expect(path(failure([Int64].self, "[9223372036854775808.0]")) == ["[0]"])
   }
+
+  struct Specials: Decodable {
+    var flag: Bool
+    var when: Date
+    var blob: Data
+    var link: URL
+  }
+
+  /// A Bool that is null is a type mismatch; a Date, Data or URL that is null
+  /// is missing, whatever the strategy (a custom one is not even asked).
+  @Test func nullsAreReportedAsFoundationReportsThem() throws {
+    let valid = #"{"flag":true,"when":0,"blob":"","link":"a"}"#
+    #expect(throws: Never.self) { try JKDecoder().decode(Specials.self, from: valid) }
+    for (key, expected) in [
+      ("flag", "typeMismatch Bool"), ("when", "valueNotFound Date"), ("blob", "valueNotFound Data"),
+      ("link", "valueNotFound URL"),
+    ] {
+      let json = valid.replacingOccurrences(of: #""\#(key)":"#, with: #""\#(key)":null,"x":"#)
+      for error in [failure(Specials.self, json), foundationFailure(Specials.self, json)] {
+        switch error {
+        case .typeMismatch(let type, _):
+          #expect("typeMismatch \(type)" == expected && path(error) == [key])
+        case .valueNotFound(let type, _):
+          #expect("valueNotFound \(type)" == expected && path(error) == [key])
+        default:
+          Issue.record("\(key): \(String(describing: error))")
+        }
+      }
+    }
+    let decoder = JKDecoder()
+    decoder.dateDecodingStrategy = .custom { _ in Date(timeIntervalSince1970: 0) }
+    #expect(throws: DecodingError.self) { try decoder.decode([Date].self, from: "[null]") }
+  }
 }

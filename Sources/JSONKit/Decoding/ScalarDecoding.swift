@@ -8,7 +8,7 @@ extension DecodingSession {
     switch entries[index].kind {
     case .true: return true
     case .false: return false
-    case let kind: throw DecodingErrors.typeMismatch(Bool.self, found: kind, path: path())
+    case let kind: throw DecodingErrors.notBool(found: kind, path: path())
     }
   }
 
@@ -239,6 +239,8 @@ extension DecodingSession {
   // MARK: - Foundation types
 
   private func date(at index: Int, path: @autoclosure () -> [any CodingKey]) throws -> Date {
+    // As Foundation: null is missing whatever the strategy (a custom one is not asked).
+    if entries[index].kind == .null { throw DecodingErrors.valueNotFound(Date.self, path: path()) }
     let decoder = TapeDecoder(session: self, index: index)
     switch options.dateDecodingStrategy {
     case .deferredToDate:
@@ -272,6 +274,7 @@ extension DecodingSession {
   }
 
   private func data(at index: Int, path: @autoclosure () -> [any CodingKey]) throws -> Data {
+    if entries[index].kind == .null { throw DecodingErrors.valueNotFound(Data.self, path: path()) }
     let decoder = TapeDecoder(session: self, index: index)
     switch options.dataDecodingStrategy {
     case .deferredToData:
@@ -290,6 +293,7 @@ extension DecodingSession {
   }
 
   private func url(at index: Int, path: @autoclosure () -> [any CodingKey]) throws -> URL {
+    if entries[index].kind == .null { throw DecodingErrors.valueNotFound(URL.self, path: path()) }
     let text = try string(at: index, path: path())
     guard let url = URL(string: text) else {
       throw DecodingErrors.corrupted("Invalid URL string.", path: path())

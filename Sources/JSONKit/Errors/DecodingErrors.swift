@@ -26,6 +26,16 @@ enum DecodingErrors {
         debugDescription: "Expected to decode \(type) but found \(describe(kind)) instead."))
   }
 
+  /// Foundation's error for a Bool that is not `true` or `false`: always
+  /// `typeMismatch`, also for `null`.
+  static func notBool(found kind: TapeEntry.Kind, path: [any CodingKey]) -> DecodingError {
+    .typeMismatch(
+      Bool.self,
+      DecodingError.Context(
+        codingPath: path,
+        debugDescription: "Expected to decode Bool but found \(describe(kind)) instead."))
+  }
+
   static func valueNotFound(_ type: Any.Type, path: [any CodingKey]) -> DecodingError {
     .valueNotFound(
       type,
