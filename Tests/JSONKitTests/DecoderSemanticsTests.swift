@@ -324,4 +324,25 @@ struct DecoderSemanticsTests {
     decoder.dateDecodingStrategy = .custom { _ in Date(timeIntervalSince1970: 0) }
     #expect(throws: DecodingError.self) { try decoder.decode([Date].self, from: "[null]") }
   }
+
+  /// Decodes through `superDecoder(forKey:)` for a key that may be absent.
+  struct Base: Decodable {
+    var list: [Int]
+    init(from decoder: any Decoder) throws {
+      let container = try decoder.container(keyedBy: AnyKey.self)
+      list = try container.superDecoder(forKey: AnyKey(stringValue: "base"))
+        .singleValueContainer().decode([Int].self)
+    }
+  }
+
+  @Test func anAbsentKeysSuperDecoderKeepsItsPath() throws {
+    #expect(try JKDecoder().decode(Base.self, from: #"{"base":[1]}"#).list == [1])
+    let ours = failure([Base].self, #"[{"other":1}]"#)
+    guard case .valueNotFound = ours else {
+      Issue.record("expected valueNotFound, got \(String(describing: ours))")
+      return
+    }
+    #expect(path(ours) == ["[0]", "base"])
+    #expect(path(ours) == path(foundationFailure([Base].self, #"[{"other":1}]"#)))
+  }
 }

@@ -174,6 +174,17 @@ extension DecodingSession {
     return try T(from: TapeDecoder(session: self, index: index))
   }
 
+  /// Decodes `T` from the null that stands for an absent key's value (through
+  /// `superDecoder(forKey:)`), whose path cannot be rebuilt from the tape and
+  /// so goes along.
+  func unwrapAbsent<T: Decodable>(_ type: T.Type, path: [any CodingKey]) throws -> T {
+    if T.self == String.self || T.self == Int.self || T.self == Double.self || T.self == Bool.self {
+      return try unwrap(type, at: absentIndex, path: path)
+    }
+    if let special = try decodeSpecial(T.self, at: absentIndex, path: path) { return special as! T }
+    return try T(from: TapeDecoder(session: self, index: absentIndex, explicitPath: path))
+  }
+
   private func decodeArray<A: TapeDecodableArray, T>(
     _ array: A.Type, at index: Int, as type: T.Type
   )
