@@ -345,4 +345,23 @@ struct DecoderSemanticsTests {
     #expect(path(ours) == ["[0]", "base"])
     #expect(path(ours) == path(foundationFailure([Base].self, #"[{"other":1}]"#)))
   }
+
+  /// Under a key strategy, `[String: V]` keys are read as written, so the
+  /// coding paths through them name them as written too.
+  @Test func pathsThroughStringKeyedDictionariesUseTheKeysAsWritten() throws {
+    let json = #"{"user_name":"a","id_list":[],"by_id":{"some_key":"x"}}"#
+    let decoder = JKDecoder()
+    decoder.keyDecodingStrategy = .convertFromSnakeCase
+    var ours: DecodingError?
+    do {
+      _ = try decoder.decode(Snake.self, from: json)
+    } catch {
+      ours = error as? DecodingError
+    }
+    let theirs = foundationFailure(Snake.self, json) {
+      $0.keyDecodingStrategy = .convertFromSnakeCase
+    }
+    #expect(path(ours) == ["byId", "some_key"])
+    #expect(path(ours) == path(theirs))
+  }
 }

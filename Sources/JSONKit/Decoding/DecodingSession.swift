@@ -29,6 +29,9 @@ final class DecodingSession {
   private let hints: UnsafeMutablePointer<Int>
   private static let hintSlots = 64
   private var ownedInput: UnsafeMutableRawBufferPointer?
+  /// Objects decoded as `[String: V]` under a key strategy: Foundation reads
+  /// their keys as written, so coding paths through them name them so too.
+  var rawKeyObjects: Set<Int> = []
 
   init(context: ScanContext, input: UnsafeRawBufferPointer, options: JKDecoder.Options) {
     self.context = context
@@ -228,6 +231,9 @@ final class DecodingSession {
   }
 
   private func pathKeyName(_ key: Int, object: Int, path: [any CodingKey]) -> String {
+    if !rawKeyObjects.isEmpty, rawKeyObjects.contains(object) {
+      return rawKey(entries[key])
+    }
     if case .custom(let transform) = options.keyDecodingStrategy {
       return transform(path + [AnyCodingKey(stringValue: rawKey(entries[key]))]).stringValue
     }

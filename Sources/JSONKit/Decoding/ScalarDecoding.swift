@@ -385,6 +385,7 @@ protocol StringKeyedDictionary {
 extension Dictionary: StringKeyedDictionary where Key == String, Value: Decodable {
   static func decode(from session: DecodingSession, at index: Int) throws -> Self {
     let object = session[index]
+    session.rawKeyObjects.insert(index)
     var result: [String: Value] = [:]
     result.reserveCapacity(object.childCount)
     var key = index + 1
