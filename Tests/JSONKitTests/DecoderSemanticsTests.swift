@@ -364,4 +364,28 @@ struct DecoderSemanticsTests {
     #expect(path(ours) == ["byId", "some_key"])
     #expect(path(ours) == path(theirs))
   }
+
+  struct Collision: Decodable, Equatable {
+    var aB: Int
+  }
+
+  /// Keys that convert to one name are duplicates: the last one wins, and the
+  /// container lists the name once.
+  @Test func keysThatConvertToOneNameAreDuplicates() throws {
+    let decoder = JKDecoder()
+    decoder.keyDecodingStrategy = .convertFromSnakeCase
+    for (json, expected) in [
+      (#"{"a_b":1,"aB":2}"#, 2), (#"{"aB":2,"x":0,"a_b":1}"#, 1), (#"{"a_b":1}"#, 1),
+    ] {
+      #expect(try decoder.decode(Collision.self, from: json).aB == expected, "\(json)")
+    }
+    struct Keys: Decodable {
+      var keys: [String]
+      init(from decoder: any Decoder) throws {
+        keys = try decoder.container(keyedBy: AnyKey.self).allKeys.map(\.stringValue)
+      }
+    }
+    #expect(
+      try decoder.decode(Keys.self, from: #"{"a_b":1,"x":0,"aB":2}"#).keys.sorted() == ["aB", "x"])
+  }
 }
