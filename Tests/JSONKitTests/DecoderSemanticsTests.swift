@@ -388,4 +388,22 @@ struct DecoderSemanticsTests {
     #expect(
       try decoder.decode(Keys.self, from: #"{"a_b":1,"x":0,"aB":2}"#).keys.sorted() == ["aB", "x"])
   }
+
+  @Test func superDecoderAtTheEndOfAnUnkeyedContainer() throws {
+    struct Probe: Decodable {
+      init(from decoder: any Decoder) throws {
+        var container = try decoder.unkeyedContainer()
+        _ = try container.superDecoder()
+      }
+    }
+    for error in [failure(Probe.self, "[]"), foundationFailure(Probe.self, "[]")] {
+      guard case .valueNotFound(_, let context) = error else {
+        Issue.record("expected valueNotFound, got \(String(describing: error))")
+        continue
+      }
+      #expect(
+        context.debugDescription == "Cannot get superDecoder() -- unkeyed container is at end.")
+      #expect(path(error) == ["[0]"])
+    }
+  }
 }

@@ -52,10 +52,8 @@ enum DecodingErrors {
         debugDescription: "No value associated with key \(key) (\"\(key.stringValue)\")."))
   }
 
-  static func atEnd(_ type: Any.Type, path: [any CodingKey]) -> DecodingError {
-    .valueNotFound(
-      type,
-      DecodingError.Context(codingPath: path, debugDescription: "Unkeyed container is at end."))
+  static func atEnd(_ type: Any.Type, path: [any CodingKey], message: String) -> DecodingError {
+    .valueNotFound(type, DecodingError.Context(codingPath: path, debugDescription: message))
   }
 
   static func corrupted(_ message: String, path: [any CodingKey]) -> DecodingError {
