@@ -296,4 +296,23 @@ struct EncoderSemanticsTests {
     #expect(String(decoding: buffer, as: UTF8.self) == "prefix:[1,2]")
     #expect(try JKEncoder().encodeToBytes("x") == Array("\"x\"".utf8))
   }
+
+  @Test func snakeCaseLowercasesOneLetterKeys() throws {
+    struct Keys: Encodable {
+      var values: [String: Int]
+      func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: TestKey.self)
+        for (key, value) in values {
+          try container.encode(value, forKey: TestKey(stringValue: key))
+        }
+      }
+    }
+    let keys = Keys(values: ["Z": 1, "a": 2, "É": 3, "": 4, "AB": 5])
+    let result = try both(keys) { ours, theirs in
+      ours.keyEncodingStrategy = .convertToSnakeCase
+      theirs.keyEncodingStrategy = .convertToSnakeCase
+    }
+    #expect(result.ours == result.foundation)
+    #expect(result.ours == #"{"":4,"a":2,"a_b":5,"z":1,"é":3}"#)
+  }
 }
