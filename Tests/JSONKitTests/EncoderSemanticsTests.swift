@@ -315,4 +315,33 @@ struct EncoderSemanticsTests {
     #expect(result.ours == result.foundation)
     #expect(result.ours == #"{"":4,"a":2,"a_b":5,"z":1,"é":3}"#)
   }
+
+  @Test func customDateAndDataStrategiesThatWriteNothing() throws {
+    for value in [Stamped(when: Date(timeIntervalSince1970: 0), blob: Data([1]))] {
+      for formatting: JKOutputFormatting in [[.sortedKeys], [.sortedKeys, .prettyPrinted]] {
+        let configure: (JKEncoder, JSONEncoder) -> Void = { ours, theirs in
+          ours.dateEncodingStrategy = .custom { _, _ in }
+          theirs.dateEncodingStrategy = .custom { _, _ in }
+          ours.dataEncodingStrategy = .custom { _, _ in }
+          theirs.dataEncodingStrategy = .custom { _, _ in }
+        }
+        // Foundation writes an empty object, at the top level too.
+        for result in [
+          try both(value, formatting, configure: configure),
+          try both(value.when, formatting, configure: configure),
+          try both([value.blob], formatting, configure: configure),
+        ] {
+          #expect(result.ours == result.foundation)
+        }
+      }
+    }
+    #expect(
+      String(decoding: try encoderWritingNothing().encode(Date()), as: UTF8.self) == "{}")
+  }
+
+  private func encoderWritingNothing() -> JKEncoder {
+    let encoder = JKEncoder()
+    encoder.dateEncodingStrategy = .custom { _, _ in }
+    return encoder
+  }
 }
