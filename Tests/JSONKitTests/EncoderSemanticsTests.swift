@@ -344,4 +344,29 @@ struct EncoderSemanticsTests {
     encoder.dateEncodingStrategy = .custom { _, _ in }
     return encoder
   }
+
+  /// Checks its unkeyed container's count as it goes, after writing into a
+  /// container it asked for before a later sibling.
+  struct CountsAsItGoes: Encodable {
+    enum Keys: String, CodingKey { case first, second }
+    func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: Keys.self)
+      var list = container.nestedUnkeyedContainer(forKey: .first)
+      try container.encode("two", forKey: .second)
+      for value in 0..<3 {
+        guard list.count == value else {
+          throw EncodingError.invalidValue(
+            value, .init(codingPath: list.codingPath, debugDescription: "count \(list.count)"))
+        }
+        try list.encode(value)
+      }
+    }
+  }
+
+  @Test func countsAreRightWhenContainersAreUsedOutOfOrder() throws {
+    try expectSameAsFoundation(CountsAsItGoes())
+    #expect(
+      String(decoding: try JKEncoder().encode(CountsAsItGoes()), as: UTF8.self)
+        == #"{"first":[0,1,2],"second":"two"}"#)
+  }
 }
