@@ -523,6 +523,64 @@ struct OracleGenerator {
     }
   }
 
+  // MARK: Values
+
+  /// A random value of `schema`, for encoding. With `strict`, strings are
+  /// ones JSONKit's decoder accepts back (no U+0000, no noncharacters).
+  mutating func value(for schema: OracleSchema, strict: Bool) -> OracleValue {
+    switch schema {
+    case .scalar(let scalar): return value(for: scalar, strict: strict)
+    case .optional(let wrapped):
+      return chance(25) ? .null : value(for: wrapped, strict: strict)
+    case .native(let native): return value(for: native.equivalent, strict: strict)
+    case .array(let element, _):
+      return .array((0..<int(0..<5)).map { _ in value(for: element, strict: strict) })
+    case .set(let scalar):
+      return .set(Set((0..<int(0..<5)).map { _ in value(for: scalar, strict: strict) }))
+    case .dictionary(let element, _), .stringKeyed(let element):
+      var members: [String: OracleValue] = [:]
+      for _ in 0..<int(0..<5) {
+        let key = strict ? strictString() : values.string()
+        members[key] = value(for: element, strict: strict)
+      }
+      return .object(members)
+    case .intKeyed(let element):
+      var members: [Int: OracleValue] = [:]
+      for _ in 0..<int(0..<5) {
+        members[Int(values.integer() >> UInt64(int(0..<64)))] = value(for: element, strict: strict)
+      }
+      return .intObject(members)
+    case .object(let fields):
+      var members: [String: OracleValue] = [:]
+      for field in fields {
+        members[field.name] = value(for: field.schema, strict: strict)
+      }
+      return .object(members)
+    }
+  }
+
+  mutating func value(for scalar: OracleScalar, strict: Bool) -> OracleValue {
+    switch scalar {
+    case .bool: return .bool(chance(50))
+    case .string: return .string(strict ? strictString() : values.string())
+    case .double: return .double(values.finiteDouble().bitPattern)
+    case .float:
+      while true {
+        let bits = UInt32(truncatingIfNeeded: values.random.next())
+        if Float(bitPattern: bits).isFinite { return .float(bits) }
+      }
+    default:
+      let (minimum, maximum) = scalar.integerBounds!
+      let bits = int(0..<65)
+      let magnitude = bits == 64 ? values.random.next() : values.random.next() & ((1 << bits) - 1)
+      if minimum < 0 && chance(50) {
+        return .int(magnitude >= minimum.magnitude ? minimum : -Int64(magnitude))
+      }
+      let value = min(magnitude, maximum)
+      return minimum < 0 ? .int(Int64(value)) : .uint(value)
+    }
+  }
+
   // MARK: Mistakes
 
   /// The document with one mistake at a random site; nil when the site

@@ -156,6 +156,19 @@ indirect enum OracleSchema: Sendable, CustomStringConvertible {
     }
   }
 
+  /// Whether a value of the schema is encoded through a Swift Dictionary,
+  /// whose order (without sorted keys) differs between equal instances.
+  var hasUnorderedMembers: Bool {
+    switch self {
+    case .scalar, .set: false
+    case .optional(let wrapped): wrapped.hasUnorderedMembers
+    case .array(let element, _), .dictionary(let element, _): element.hasUnorderedMembers
+    case .stringKeyed, .intKeyed: true
+    case .object(let fields): fields.contains { $0.schema.hasUnorderedMembers }
+    case .native(let native): native.equivalent.hasUnorderedMembers
+    }
+  }
+
   /// The schema without optional wrappers.
   var unwrapped: OracleSchema {
     if case .optional(let wrapped) = self { return wrapped.unwrapped }
@@ -290,6 +303,21 @@ indirect enum OracleValue: Hashable, Sendable, CustomStringConvertible {
     }
   }
 
+  /// The value with null object members taken out (an optional written with
+  /// `encodeIfPresent` is absent, and an absent member reads back as null or
+  /// not at all).
+  var withoutNullMembers: OracleValue {
+    switch self {
+    case .observed(let note, let value): .observed(note, value.withoutNullMembers)
+    case .array(let values): .array(values.map(\.withoutNullMembers))
+    case .object(let members):
+      .object(members.filter { $0.value != .null }.mapValues(\.withoutNullMembers))
+    case .intObject(let members):
+      .intObject(members.filter { $0.value != .null }.mapValues(\.withoutNullMembers))
+    default: self
+    }
+  }
+
   /// The value without the reader's observations.
   var plain: OracleValue {
     switch self {
@@ -308,37 +336,45 @@ indirect enum OracleValue: Hashable, Sendable, CustomStringConvertible {
 /// A Swift type that converts to and from `OracleValue`.
 protocol OracleCodable: Codable {
   var oracleValue: OracleValue { get }
-  init(oracle: OracleValue)
+  init(oracle: OracleValue) throws
 }
 
 extension Bool: OracleCodable {
   var oracleValue: OracleValue { .bool(self) }
-  init(oracle: OracleValue) {
-    guard case .bool(let value) = oracle else { fatalError("not a Bool: \(oracle)") }
+  init(oracle: OracleValue) throws {
+    guard case .bool(let value) = oracle else {
+      throw OracleReaderError(description: "not a Bool: \(oracle)")
+    }
     self = value
   }
 }
 
 extension String: OracleCodable {
   var oracleValue: OracleValue { .string(self) }
-  init(oracle: OracleValue) {
-    guard case .string(let value) = oracle else { fatalError("not a String: \(oracle)") }
+  init(oracle: OracleValue) throws {
+    guard case .string(let value) = oracle else {
+      throw OracleReaderError(description: "not a String: \(oracle)")
+    }
     self = value
   }
 }
 
 extension Double: OracleCodable {
   var oracleValue: OracleValue { .double(bitPattern) }
-  init(oracle: OracleValue) {
-    guard case .double(let bits) = oracle else { fatalError("not a Double: \(oracle)") }
+  init(oracle: OracleValue) throws {
+    guard case .double(let bits) = oracle else {
+      throw OracleReaderError(description: "not a Double: \(oracle)")
+    }
     self.init(bitPattern: bits)
   }
 }
 
 extension Float: OracleCodable {
   var oracleValue: OracleValue { .float(bitPattern) }
-  init(oracle: OracleValue) {
-    guard case .float(let bits) = oracle else { fatalError("not a Float: \(oracle)") }
+  init(oracle: OracleValue) throws {
+    guard case .float(let bits) = oracle else {
+      throw OracleReaderError(description: "not a Float: \(oracle)")
+    }
     self.init(bitPattern: bits)
   }
 }
@@ -348,11 +384,19 @@ protocol OracleInteger: OracleCodable, FixedWidthInteger {}
 
 extension OracleInteger {
   var oracleValue: OracleValue { Self.isSigned ? .int(Int64(self)) : .uint(UInt64(self)) }
-  init(oracle: OracleValue) {
+  init(oracle: OracleValue) throws {
     switch oracle {
-    case .int(let value): self.init(value)
-    case .uint(let value): self.init(value)
-    default: fatalError("not an integer: \(oracle)")
+    case .int(let value):
+      guard let exact = Self(exactly: value) else {
+        throw OracleReaderError(description: "\(value)")
+      }
+      self = exact
+    case .uint(let value):
+      guard let exact = Self(exactly: value) else {
+        throw OracleReaderError(description: "\(value)")
+      }
+      self = exact
+    default: throw OracleReaderError(description: "not an integer: \(oracle)")
     }
   }
 }
@@ -370,39 +414,45 @@ extension UInt64: OracleInteger {}
 
 extension Optional: OracleCodable where Wrapped: OracleCodable {
   var oracleValue: OracleValue { map(\.oracleValue) ?? .null }
-  init(oracle: OracleValue) {
-    self = oracle == .null ? nil : Wrapped(oracle: oracle)
+  init(oracle: OracleValue) throws {
+    self = oracle == .null ? nil : try Wrapped(oracle: oracle)
   }
 }
 
 extension Array: OracleCodable where Element: OracleCodable {
   var oracleValue: OracleValue { .array(map(\.oracleValue)) }
-  init(oracle: OracleValue) {
-    guard case .array(let values) = oracle else { fatalError("not an array: \(oracle)") }
-    self = values.map(Element.init(oracle:))
+  init(oracle: OracleValue) throws {
+    guard case .array(let values) = oracle else {
+      throw OracleReaderError(description: "not an array: \(oracle)")
+    }
+    self = try values.map(Element.init(oracle:))
   }
 }
 
 extension Set: OracleCodable where Element: OracleCodable {
   var oracleValue: OracleValue { .set(Set<OracleValue>(map(\.oracleValue))) }
-  init(oracle: OracleValue) {
-    guard case .set(let values) = oracle else { fatalError("not a set: \(oracle)") }
-    self = Set(values.map(Element.init(oracle:)))
+  init(oracle: OracleValue) throws {
+    guard case .set(let values) = oracle else {
+      throw OracleReaderError(description: "not a set: \(oracle)")
+    }
+    self = Set(try values.map(Element.init(oracle:)))
   }
 }
 
 /// The key types of the dictionaries the schemas use.
 protocol OracleDictionaryKey: Hashable, Codable, CodingKeyRepresentable {
   static func wrap<V: OracleCodable>(_ members: [Self: V]) -> OracleValue
-  static func unwrap(_ value: OracleValue) -> [Self: OracleValue]
+  static func unwrap(_ value: OracleValue) throws -> [Self: OracleValue]
 }
 
 extension String: OracleDictionaryKey {
   static func wrap<V: OracleCodable>(_ members: [String: V]) -> OracleValue {
     .object(members.mapValues(\.oracleValue))
   }
-  static func unwrap(_ value: OracleValue) -> [String: OracleValue] {
-    guard case .object(let members) = value else { fatalError("not an object: \(value)") }
+  static func unwrap(_ value: OracleValue) throws -> [String: OracleValue] {
+    guard case .object(let members) = value else {
+      throw OracleReaderError(description: "not an object: \(value)")
+    }
     return members
   }
 }
@@ -411,16 +461,18 @@ extension Int: OracleDictionaryKey {
   static func wrap<V: OracleCodable>(_ members: [Int: V]) -> OracleValue {
     .intObject(members.mapValues(\.oracleValue))
   }
-  static func unwrap(_ value: OracleValue) -> [Int: OracleValue] {
-    guard case .intObject(let members) = value else { fatalError("not an int object: \(value)") }
+  static func unwrap(_ value: OracleValue) throws -> [Int: OracleValue] {
+    guard case .intObject(let members) = value else {
+      throw OracleReaderError(description: "not an int object: \(value)")
+    }
     return members
   }
 }
 
 extension Dictionary: OracleCodable where Key: OracleDictionaryKey, Value: OracleCodable {
   var oracleValue: OracleValue { Key.wrap(self) }
-  init(oracle: OracleValue) {
-    self = Key.unwrap(oracle).mapValues(Value.init(oracle:))
+  init(oracle: OracleValue) throws {
+    self = try Key.unwrap(oracle).mapValues(Value.init(oracle:))
   }
 }
 
@@ -428,6 +480,18 @@ extension Dictionary: OracleCodable where Key: OracleDictionaryKey, Value: Oracl
 protocol OracleTypeVisitor {
   associatedtype Result
   mutating func visit<T: OracleCodable>(_ type: T.Type) throws -> Result
+}
+
+/// Writes the value it holds as a Swift type chosen at run time.
+protocol OracleWriteVisitor: OracleTypeVisitor where Result == Void {
+  var value: OracleValue { get }
+  mutating func write<T: Encodable>(_ value: T) throws
+}
+
+extension OracleWriteVisitor {
+  mutating func visit<T: OracleCodable>(_ type: T.Type) throws {
+    try write(try T(oracle: value))
+  }
 }
 
 // MARK: - Decoding
@@ -488,13 +552,22 @@ struct OracleNode: Codable {
     value = .observed("node@" + oraclePath(path), try OracleReader.read(schema, from: decoder))
   }
 
+  /// Encoding needs the schema at hand: see ``OracleInstance``.
   func encode(to encoder: any Encoder) throws {
-    guard let box = encoder.userInfo[OracleSchemaBox.key] as? OracleSchemaBox,
-      let schema = box.schema.descendant(at: encoder.codingPath[...])
-    else {
-      throw EncodingError.invalidValue(
-        value, .init(codingPath: encoder.codingPath, debugDescription: "no schema here"))
-    }
+    throw EncodingError.invalidValue(
+      value, .init(codingPath: encoder.codingPath, debugDescription: "encode OracleInstance"))
+  }
+}
+
+/// A value with its schema, which it encodes through the Encoder protocol.
+/// (The schema travels with the value: Foundation's encoders do not give a
+/// value encoded into a nested container its whole coding path, so it could
+/// not be looked up as the decoder's side does.)
+struct OracleInstance: Encodable, Sendable {
+  let value: OracleValue
+  let schema: OracleSchema
+
+  func encode(to encoder: any Encoder) throws {
     try OracleWriter.write(value, schema, to: encoder)
   }
 }
@@ -533,7 +606,7 @@ enum OracleReader {
     case .set(.int): try visitor.visit(Set<Int>.self)
     case .set: try visitor.visit(Set<String>.self)
     case .native(let native): try native.accept(&visitor)
-    default: fatalError("not a collection schema: \(schema)")
+    default: throw OracleReaderError(description: "not a collection schema: \(schema)")
     }
   }
 
@@ -830,16 +903,24 @@ enum OracleWriter {
     }
   }
 
-  static func acceptCollection<V: OracleTypeVisitor>(_ schema: OracleSchema, _ visitor: inout V)
+  static func acceptCollection<V: OracleWriteVisitor>(_ schema: OracleSchema, _ visitor: inout V)
     throws
-  where V.Result == Void {
+  {
     switch schema {
-    case .stringKeyed: try visitor.visit([String: OracleNode].self)
-    case .intKeyed: try visitor.visit([Int: OracleNode].self)
-    case .set(.int): try visitor.visit(Set<Int>.self)
-    case .set: try visitor.visit(Set<String>.self)
+    case .stringKeyed(let element):
+      try visitor.write(
+        try String.unwrap(visitor.value).mapValues { OracleInstance(value: $0, schema: element) })
+    case .intKeyed(let element):
+      try visitor.write(
+        try Int.unwrap(visitor.value).mapValues { OracleInstance(value: $0, schema: element) })
+    case .set(.int), .native(.intSet):
+      // A Set encodes its elements in its own order, which differs between
+      // equal instances: sorted, the output can be compared.
+      try visitor.write(try Set<Int>(oracle: visitor.value).sorted())
+    case .set, .native(.stringSet):
+      try visitor.write(try Set<String>(oracle: visitor.value).sorted())
     case .native(let native): try native.accept(&visitor)
-    default: fatalError("not a collection schema: \(schema)")
+    default: throw OracleReaderError(description: "not a collection schema: \(schema)")
     }
   }
 
@@ -847,7 +928,9 @@ enum OracleWriter {
     _ value: OracleValue, _ element: OracleSchema, _ access: OracleAccess,
     _ container: inout any UnkeyedEncodingContainer
   ) throws {
-    guard case .array(let values) = value else { fatalError("not an array: \(value)") }
+    guard case .array(let values) = value else {
+      throw OracleReaderError(description: "not an array: \(value)")
+    }
     for (index, item) in values.enumerated() {
       guard container.count == index else {
         throw EncodingError.invalidValue(
@@ -862,7 +945,9 @@ enum OracleWriter {
     _ value: OracleValue, _ schema: OracleSchema, _ access: OracleAccess,
     _ container: inout KeyedEncodingContainer<OracleKey>
   ) throws {
-    guard case .object(let members) = value else { fatalError("not an object: \(value)") }
+    guard case .object(let members) = value else {
+      throw OracleReaderError(description: "not an object: \(value)")
+    }
     // Sorted, so that unsorted output is the same on every run.
     for (key, member) in members.sorted(by: { $0.key < $1.key }) {
       try writeMember(member, schema, access, &container, OracleKey(stringValue: key))
@@ -873,12 +958,33 @@ enum OracleWriter {
     _ value: OracleValue, _ fields: [OracleField],
     _ container: inout KeyedEncodingContainer<OracleKey>
   ) throws {
-    guard case .object(let members) = value else { fatalError("not an object: \(value)") }
-    for field in fields {
-      try writeMember(
-        members[field.name] ?? .null, field.schema, field.access, &container,
-        OracleKey(stringValue: field.name))
+    guard case .object(let members) = value else {
+      throw OracleReaderError(description: "not an object: \(value)")
     }
+    // When the first field is an array or object written through a nested
+    // container, and others follow, the container is asked for first and
+    // filled last: Codable allows containers to be used out of order.
+    var deferred: (() throws -> Void)?
+    for (index, field) in fields.enumerated() {
+      let member = members[field.name] ?? .null
+      let key = OracleKey(stringValue: field.name)
+      if index == 0, fields.count > 1, field.access == .typed {
+        switch field.schema {
+        case .array(let element, let elementAccess):
+          var nested = container.nestedUnkeyedContainer(forKey: key)
+          deferred = { try writeArray(member, element, elementAccess, &nested) }
+          continue
+        case .object(let nestedFields):
+          var nested = container.nestedContainer(keyedBy: OracleKey.self, forKey: key)
+          deferred = { try writeObject(member, nestedFields, &nested) }
+          continue
+        default:
+          break
+        }
+      }
+      try writeMember(member, field.schema, field.access, &container, key)
+    }
+    try deferred?()
   }
 
   static func writeMember(
@@ -889,9 +995,10 @@ enum OracleWriter {
     case .node:
       if schema.isOptional {
         try container.encodeIfPresent(
-          value == .null ? nil : OracleNode(value: value), forKey: key)
+          value == .null ? nil : OracleInstance(value: value, schema: schema.unwrapped), forKey: key
+        )
       } else {
-        try container.encode(OracleNode(value: value), forKey: key)
+        try container.encode(OracleInstance(value: value, schema: schema), forKey: key)
       }
     case .superDecoder:
       try write(value, schema, to: container.superEncoder(forKey: key))
@@ -902,6 +1009,8 @@ enum OracleWriter {
         try writeMember(value, schema.unwrapped, .typed, &container, key)
       }
     case .generic:
+      // An absent optional: what encodeIfPresent(nil) writes, nothing.
+      if schema.isOptional && value == .null { return }
       var visitor = KeyedWrite(
         container: container, key: key, value: value, ifPresent: schema.isOptional)
       switch schema.unwrapped {
@@ -945,7 +1054,7 @@ enum OracleWriter {
       if schema.isOptional && value == .null {
         try container.encodeNil()
       } else {
-        try container.encode(OracleNode(value: value))
+        try container.encode(OracleInstance(value: value, schema: schema))
       }
     case .superDecoder:
       try write(value, schema, to: container.superEncoder())
@@ -984,40 +1093,48 @@ enum OracleWriter {
     }
   }
 
-  struct SingleValueWrite: OracleTypeVisitor {
+  struct SingleValueWrite: OracleWriteVisitor {
     var container: any SingleValueEncodingContainer
     let value: OracleValue
-    mutating func visit<T: OracleCodable>(_ type: T.Type) throws {
-      try container.encode(T(oracle: value))
+    mutating func write<T: Encodable>(_ value: T) throws {
+      try container.encode(value)
     }
   }
 
-  struct KeyedWrite: OracleTypeVisitor {
+  struct KeyedWrite: OracleWriteVisitor {
     var container: KeyedEncodingContainer<OracleKey>
     let key: OracleKey
     let value: OracleValue
     let ifPresent: Bool
     mutating func visit<T: OracleCodable>(_ type: T.Type) throws {
-      if ifPresent {
-        try container.encodeIfPresent(value == .null ? nil : T(oracle: value), forKey: key)
+      if ifPresent && value == .null {
+        try container.encodeIfPresent(T?.none, forKey: key)
       } else {
-        try container.encode(T(oracle: value), forKey: key)
+        try write(try T(oracle: value))
+      }
+    }
+
+    mutating func write<T: Encodable>(_ value: T) throws {
+      if ifPresent {
+        try container.encodeIfPresent(value, forKey: key)
+      } else {
+        try container.encode(value, forKey: key)
       }
     }
   }
 
-  struct UnkeyedWrite: OracleTypeVisitor {
+  struct UnkeyedWrite: OracleWriteVisitor {
     var container: any UnkeyedEncodingContainer
     let value: OracleValue
-    mutating func visit<T: OracleCodable>(_ type: T.Type) throws {
-      try container.encode(T(oracle: value))
+    mutating func write<T: Encodable>(_ value: T) throws {
+      try container.encode(value)
     }
   }
 }
 
 extension OracleNode: OracleCodable {
   var oracleValue: OracleValue { value }
-  init(oracle: OracleValue) { self.init(value: oracle) }
+  init(oracle: OracleValue) throws { self.init(value: oracle) }
 }
 
 /// Writes scalars with the container methods for each exact type.
@@ -1029,38 +1146,38 @@ enum TypedWrite {
     if ifPresent {
       let absent = value == .null
       switch scalar {
-      case .bool: try c.encodeIfPresent(absent ? nil : Bool(oracle: value), forKey: key)
-      case .string: try c.encodeIfPresent(absent ? nil : String(oracle: value), forKey: key)
-      case .double: try c.encodeIfPresent(absent ? nil : Double(oracle: value), forKey: key)
-      case .float: try c.encodeIfPresent(absent ? nil : Float(oracle: value), forKey: key)
-      case .int: try c.encodeIfPresent(absent ? nil : Int(oracle: value), forKey: key)
-      case .int8: try c.encodeIfPresent(absent ? nil : Int8(oracle: value), forKey: key)
-      case .int16: try c.encodeIfPresent(absent ? nil : Int16(oracle: value), forKey: key)
-      case .int32: try c.encodeIfPresent(absent ? nil : Int32(oracle: value), forKey: key)
-      case .int64: try c.encodeIfPresent(absent ? nil : Int64(oracle: value), forKey: key)
-      case .uint: try c.encodeIfPresent(absent ? nil : UInt(oracle: value), forKey: key)
-      case .uint8: try c.encodeIfPresent(absent ? nil : UInt8(oracle: value), forKey: key)
-      case .uint16: try c.encodeIfPresent(absent ? nil : UInt16(oracle: value), forKey: key)
-      case .uint32: try c.encodeIfPresent(absent ? nil : UInt32(oracle: value), forKey: key)
-      case .uint64: try c.encodeIfPresent(absent ? nil : UInt64(oracle: value), forKey: key)
+      case .bool: try c.encodeIfPresent(absent ? nil : try Bool(oracle: value), forKey: key)
+      case .string: try c.encodeIfPresent(absent ? nil : try String(oracle: value), forKey: key)
+      case .double: try c.encodeIfPresent(absent ? nil : try Double(oracle: value), forKey: key)
+      case .float: try c.encodeIfPresent(absent ? nil : try Float(oracle: value), forKey: key)
+      case .int: try c.encodeIfPresent(absent ? nil : try Int(oracle: value), forKey: key)
+      case .int8: try c.encodeIfPresent(absent ? nil : try Int8(oracle: value), forKey: key)
+      case .int16: try c.encodeIfPresent(absent ? nil : try Int16(oracle: value), forKey: key)
+      case .int32: try c.encodeIfPresent(absent ? nil : try Int32(oracle: value), forKey: key)
+      case .int64: try c.encodeIfPresent(absent ? nil : try Int64(oracle: value), forKey: key)
+      case .uint: try c.encodeIfPresent(absent ? nil : try UInt(oracle: value), forKey: key)
+      case .uint8: try c.encodeIfPresent(absent ? nil : try UInt8(oracle: value), forKey: key)
+      case .uint16: try c.encodeIfPresent(absent ? nil : try UInt16(oracle: value), forKey: key)
+      case .uint32: try c.encodeIfPresent(absent ? nil : try UInt32(oracle: value), forKey: key)
+      case .uint64: try c.encodeIfPresent(absent ? nil : try UInt64(oracle: value), forKey: key)
       }
       return
     }
     switch scalar {
-    case .bool: try c.encode(Bool(oracle: value), forKey: key)
-    case .string: try c.encode(String(oracle: value), forKey: key)
-    case .double: try c.encode(Double(oracle: value), forKey: key)
-    case .float: try c.encode(Float(oracle: value), forKey: key)
-    case .int: try c.encode(Int(oracle: value), forKey: key)
-    case .int8: try c.encode(Int8(oracle: value), forKey: key)
-    case .int16: try c.encode(Int16(oracle: value), forKey: key)
-    case .int32: try c.encode(Int32(oracle: value), forKey: key)
-    case .int64: try c.encode(Int64(oracle: value), forKey: key)
-    case .uint: try c.encode(UInt(oracle: value), forKey: key)
-    case .uint8: try c.encode(UInt8(oracle: value), forKey: key)
-    case .uint16: try c.encode(UInt16(oracle: value), forKey: key)
-    case .uint32: try c.encode(UInt32(oracle: value), forKey: key)
-    case .uint64: try c.encode(UInt64(oracle: value), forKey: key)
+    case .bool: try c.encode(try Bool(oracle: value), forKey: key)
+    case .string: try c.encode(try String(oracle: value), forKey: key)
+    case .double: try c.encode(try Double(oracle: value), forKey: key)
+    case .float: try c.encode(try Float(oracle: value), forKey: key)
+    case .int: try c.encode(try Int(oracle: value), forKey: key)
+    case .int8: try c.encode(try Int8(oracle: value), forKey: key)
+    case .int16: try c.encode(try Int16(oracle: value), forKey: key)
+    case .int32: try c.encode(try Int32(oracle: value), forKey: key)
+    case .int64: try c.encode(try Int64(oracle: value), forKey: key)
+    case .uint: try c.encode(try UInt(oracle: value), forKey: key)
+    case .uint8: try c.encode(try UInt8(oracle: value), forKey: key)
+    case .uint16: try c.encode(try UInt16(oracle: value), forKey: key)
+    case .uint32: try c.encode(try UInt32(oracle: value), forKey: key)
+    case .uint64: try c.encode(try UInt64(oracle: value), forKey: key)
     }
   }
 
@@ -1068,20 +1185,20 @@ enum TypedWrite {
     _ scalar: OracleScalar, _ value: OracleValue, _ c: inout any UnkeyedEncodingContainer
   ) throws {
     switch scalar {
-    case .bool: try c.encode(Bool(oracle: value))
-    case .string: try c.encode(String(oracle: value))
-    case .double: try c.encode(Double(oracle: value))
-    case .float: try c.encode(Float(oracle: value))
-    case .int: try c.encode(Int(oracle: value))
-    case .int8: try c.encode(Int8(oracle: value))
-    case .int16: try c.encode(Int16(oracle: value))
-    case .int32: try c.encode(Int32(oracle: value))
-    case .int64: try c.encode(Int64(oracle: value))
-    case .uint: try c.encode(UInt(oracle: value))
-    case .uint8: try c.encode(UInt8(oracle: value))
-    case .uint16: try c.encode(UInt16(oracle: value))
-    case .uint32: try c.encode(UInt32(oracle: value))
-    case .uint64: try c.encode(UInt64(oracle: value))
+    case .bool: try c.encode(try Bool(oracle: value))
+    case .string: try c.encode(try String(oracle: value))
+    case .double: try c.encode(try Double(oracle: value))
+    case .float: try c.encode(try Float(oracle: value))
+    case .int: try c.encode(try Int(oracle: value))
+    case .int8: try c.encode(try Int8(oracle: value))
+    case .int16: try c.encode(try Int16(oracle: value))
+    case .int32: try c.encode(try Int32(oracle: value))
+    case .int64: try c.encode(try Int64(oracle: value))
+    case .uint: try c.encode(try UInt(oracle: value))
+    case .uint8: try c.encode(try UInt8(oracle: value))
+    case .uint16: try c.encode(try UInt16(oracle: value))
+    case .uint32: try c.encode(try UInt32(oracle: value))
+    case .uint64: try c.encode(try UInt64(oracle: value))
     }
   }
 }
