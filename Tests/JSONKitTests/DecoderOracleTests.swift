@@ -849,6 +849,12 @@ struct DecoderOracleTests {
       #expect(try JSONDecoder().decode(A.self, from: Data(json.utf8)) == A(a: 1), "\(json)")
       try expectParseError(A.self, json)
     }
+    // Ill-formed UTF-8 where nobody reads it: a lone byte, an encoded surrogate.
+    for bytes: [UInt8] in [[0xC3, 0x28], [0xED, 0xA0, 0x80], [0xFF]] {
+      let json = Data(#"{"a":1,"b":""#.utf8) + Data(bytes) + Data(#""}"#.utf8)
+      #expect(try JSONDecoder().decode(A.self, from: json) == A(a: 1), "\(bytes)")
+      #expect(throws: DecodingError.self, "\(bytes)") { try JKDecoder().decode(A.self, from: json) }
+    }
     for json in [
       #"{"a":"\u0000"}"#, #"{"a":"\uFFFF"}"#, #"{"a":"\uFDD0"}"#, "{\"a\":\"\u{10FFFE}\"}",
     ] {
@@ -883,6 +889,46 @@ struct DecoderOracleTests {
     // The key the dictionary itself decodes with is the caller's, in both.
     let direct = #"{"5":"s"}"#
     DecodingOracle.expectSame([Int: Int].self, direct)
+  }
+
+  /// Foundation also reads UTF-16 and UTF-32 (told apart by their zero
+  /// bytes or a byte order mark); JKDecoder reads UTF-8 only, as RFC 8259
+  /// asks of JSON exchanged between systems.
+  @Test func inputInOtherUnicodeEncodings() throws {
+    struct A: Decodable, Equatable { var a: Int }
+    let text = #"{"a":1}"#
+    for data in [
+      Data([0xFF, 0xFE]) + text.data(using: .utf16LittleEndian)!,
+      text.data(using: .utf16BigEndian)!, text.data(using: .utf32LittleEndian)!,
+    ] {
+      #expect(try JSONDecoder().decode(A.self, from: data) == A(a: 1))
+      #expect(throws: DecodingError.self) { try JKDecoder().decode(A.self, from: data) }
+    }
+    // A UTF-8 byte order mark is skipped by both.
+    DecodingOracle.expectSame([Int].self, "\u{FEFF}[1]")
+  }
+
+  /// JKDecoder's nesting limit is Foundation's: 512 levels.
+  @Test func nestingLimitAndEmptyInput() {
+    struct Ignored: Decodable, Equatable {
+      init(from decoder: any Decoder) throws {}
+    }
+    for depth in [511, 512, 513, 2000] {
+      let json = String(repeating: "[", count: depth) + String(repeating: "]", count: depth)
+      DecodingOracle.expectSame(Ignored.self, json)
+    }
+    for json in ["", " ", "\n\t", "nul", "[", "{}x", "1 2"] {
+      DecodingOracle.expectSame([Int].self, json)
+    }
+  }
+
+  /// A Decimal keeps every digit or throws (JKDecoder's documented rule);
+  /// Foundation rounds to Decimal's 38 digits.
+  @Test func decimalsBeyondThirtyEightDigits() throws {
+    let json = "[1.234567890123456789012345678901234567891]"
+    let theirs = try JSONDecoder().decode([Decimal].self, from: Data(json.utf8))
+    #expect(theirs == [Decimal(string: "1.23456789012345678901234567890123456789")!])
+    #expect(DecodingOracle.ourError([Decimal].self, json)?.path.map(\.string) == ["Index 0"])
   }
 
   /// (c) Duplicate keys: Foundation keeps the first value, JKDecoder the last.
