@@ -743,6 +743,49 @@ struct DecoderOracleTests {
     #expect(try JKDecoder().decode([UInt64].self, from: "[18446744073709551615.0]") == [.max])
   }
 
+  @Test func integersWiderThanSixtyFourBits() throws {
+    guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) else { return }
+    for json in [
+      "[170141183460469231731687303715884105727]", "[-170141183460469231731687303715884105728]",
+      "[5]", "[-0]", "[1.0]", "[null]", #"["1"]"#,
+    ] {
+      DecodingOracle.expectSame([Int128].self, json)
+      DecodingOracle.expectSame([UInt128].self, json)
+    }
+    DecodingOracle.expectSame([UInt128].self, "[340282366920938463463374607431768211455]")
+    // Out of range: the number's path, as for every width.
+    let tooBig = "[170141183460469231731687303715884105728]"
+    #expect(DecodingOracle.foundationError([Int128].self, tooBig)?.path == [])
+    #expect(DecodingOracle.ourError([Int128].self, tooBig)?.path.map(\.string) == ["Index 0"])
+    // Beyond 64 bits with a fraction or exponent, Foundation's conversion
+    // goes through UInt64 and fails; JKDecoder reads the digits.
+    for (json, digits) in [
+      ("[1e30]", "1000000000000000000000000000000"),
+      ("[12345678901234567890123.0]", "12345678901234567890123"),
+    ] {
+      #expect(DecodingOracle.foundationError([Int128].self, json)?.kind == "dataCorrupted")
+      #expect(try JKDecoder().decode([Int128].self, from: json) == [Int128(digits)!])
+    }
+  }
+
+  /// Keys are equal when their Strings are: a decomposed "é" finds a
+  /// precomposed one.
+  @Test func keysCompareAsStrings() {
+    struct Probe: Decodable, Equatable {
+      var value: Int?
+      var contains: Bool
+      init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: OracleKey.self)
+        let key = OracleKey(stringValue: "e\u{301}")
+        value = try container.decodeIfPresent(Int.self, forKey: key)
+        contains = container.contains(key)
+      }
+    }
+    DecodingOracle.expectSame(Probe.self, "{\"\u{E9}\":1}")
+    DecodingOracle.expectSame(Probe.self, "{\"e\u{301}\":1}")
+    DecodingOracle.expectSame(Probe.self, "{\"e\":1}")
+  }
+
   /// Floats round the literal itself, once, as Foundation does (through
   /// `strtof`): never the Double nearest to it a second time.
   @Test func floatsRoundOnce() {
