@@ -242,4 +242,168 @@ struct DecoderSemanticsTests {
       }
     }
   }
+
+  /// The error Foundation throws for `json`, or nil.
+  private func foundationFailure<T: Decodable>(
+    _ type: T.Type, _ json: String, _ configure: (JSONDecoder) -> Void = { _ in }
+  ) -> DecodingError? {
+    let decoder = JSONDecoder()
+    configure(decoder)
+    do {
+      _ = try decoder.decode(type, from: Data(json.utf8))
+      return nil
+    } catch {
+      return error as? DecodingError
+    }
+  }
+
+  @Test func floatsRoundTheLiteralOnce() throws {
+    // 1 + 2^-24 + 2^-60: the nearest Double is the midpoint 1 + 2^-24 between
+    // two Floats, and rounding that again would give 1.
+    let json = "[1.000000059604644775390625000000000000867361737988403547205962240695953369140625]"
+    let ours = try JKDecoder().decode([Float].self, from: json)
+    #expect(ours == [Float(1).nextUp])
+    #expect(ours == (try JSONDecoder().decode([Float].self, from: Data(json.utf8))))
+    for json in ["[1.000000059604644775390625]", "[3.4028235677973365e38]", "[1e-45]", "[-0.0]"] {
+      #expect(
+        try JKDecoder().decode([Float].self, from: json).map(\.bitPattern)
+          == (try JSONDecoder().decode([Float].self, from: Data(json.utf8))).map(\.bitPattern))
+    }
+    // Beyond Float's range either way: an error, as in Foundation.
+    for json in ["[1e-46]", "[3.4028235677973367e38]", "[1e39]"] {
+      #expect(failure([Float].self, json) != nil, "\(json)")
+      #expect(foundationFailure([Float].self, json) != nil, "\(json)")
+    }
+    guard case .typeMismatch(let type, _) = failure(Float.self, "true") else {
+      Issue.record("expected typeMismatch")
+      return
+    }
+    #expect(type is Float.Type)
+  }
+
+  @Test func largeIntegersWithAFractionOrExponentKeepTheirDigits() throws {
+    // From 2^53 on, the nearest Double need not be the integer written.
+    let json = "[9007199254740993.0, 90071992547409930e-1, 1.2345678901234567891e19]"
+    let ours = try JKDecoder().decode([UInt64].self, from: json)
+    #expect(ours == [9_007_199_254_740_993, 9_007_199_254_740_993, 12_345_678_901_234_567_891])
+    #expect(ours == (try JSONDecoder().decode([UInt64].self, from: Data(json.utf8))))
+    #expect(try JKDecoder().decode([Int64].self, from: "[-922337203685477580.8e1]") == [.min])
+    #expect(path(failure([Int64].self, "[1, 9007199254740993.5]")) == ["[1]"])
+    #expect(path(failure([Int64].self, "[9223372036854775808.0]")) == ["[0]"])
+  }
+
+  struct Specials: Decodable {
+    var flag: Bool
+    var when: Date
+    var blob: Data
+    var link: URL
+  }
+
+  /// A Bool that is null is a type mismatch; a Date, Data or URL that is null
+  /// is missing, whatever the strategy (a custom one is not even asked).
+  @Test func nullsAreReportedAsFoundationReportsThem() throws {
+    let valid = #"{"flag":true,"when":0,"blob":"","link":"a"}"#
+    #expect(throws: Never.self) { try JKDecoder().decode(Specials.self, from: valid) }
+    for (key, expected) in [
+      ("flag", "typeMismatch Bool"), ("when", "valueNotFound Date"), ("blob", "valueNotFound Data"),
+      ("link", "valueNotFound URL"),
+    ] {
+      let json = valid.replacingOccurrences(of: #""\#(key)":"#, with: #""\#(key)":null,"x":"#)
+      for error in [failure(Specials.self, json), foundationFailure(Specials.self, json)] {
+        switch error {
+        case .typeMismatch(let type, _):
+          #expect("typeMismatch \(type)" == expected && path(error) == [key])
+        case .valueNotFound(let type, _):
+          #expect("valueNotFound \(type)" == expected && path(error) == [key])
+        default:
+          Issue.record("\(key): \(String(describing: error))")
+        }
+      }
+    }
+    let decoder = JKDecoder()
+    decoder.dateDecodingStrategy = .custom { _ in Date(timeIntervalSince1970: 0) }
+    #expect(throws: DecodingError.self) { try decoder.decode([Date].self, from: "[null]") }
+  }
+
+  /// Decodes through `superDecoder(forKey:)` for a key that may be absent.
+  struct Base: Decodable {
+    var list: [Int]
+    init(from decoder: any Decoder) throws {
+      let container = try decoder.container(keyedBy: AnyKey.self)
+      list = try container.superDecoder(forKey: AnyKey(stringValue: "base"))
+        .singleValueContainer().decode([Int].self)
+    }
+  }
+
+  @Test func anAbsentKeysSuperDecoderKeepsItsPath() throws {
+    #expect(try JKDecoder().decode(Base.self, from: #"{"base":[1]}"#).list == [1])
+    let ours = failure([Base].self, #"[{"other":1}]"#)
+    guard case .valueNotFound = ours else {
+      Issue.record("expected valueNotFound, got \(String(describing: ours))")
+      return
+    }
+    #expect(path(ours) == ["[0]", "base"])
+    #expect(path(ours) == path(foundationFailure([Base].self, #"[{"other":1}]"#)))
+  }
+
+  /// Under a key strategy, `[String: V]` keys are read as written, so the
+  /// coding paths through them name them as written too.
+  @Test func pathsThroughStringKeyedDictionariesUseTheKeysAsWritten() throws {
+    let json = #"{"user_name":"a","id_list":[],"by_id":{"some_key":"x"}}"#
+    let decoder = JKDecoder()
+    decoder.keyDecodingStrategy = .convertFromSnakeCase
+    var ours: DecodingError?
+    do {
+      _ = try decoder.decode(Snake.self, from: json)
+    } catch {
+      ours = error as? DecodingError
+    }
+    let theirs = foundationFailure(Snake.self, json) {
+      $0.keyDecodingStrategy = .convertFromSnakeCase
+    }
+    #expect(path(ours) == ["byId", "some_key"])
+    #expect(path(ours) == path(theirs))
+  }
+
+  struct Collision: Decodable, Equatable {
+    var aB: Int
+  }
+
+  /// Keys that convert to one name are duplicates: the last one wins, and the
+  /// container lists the name once.
+  @Test func keysThatConvertToOneNameAreDuplicates() throws {
+    let decoder = JKDecoder()
+    decoder.keyDecodingStrategy = .convertFromSnakeCase
+    for (json, expected) in [
+      (#"{"a_b":1,"aB":2}"#, 2), (#"{"aB":2,"x":0,"a_b":1}"#, 1), (#"{"a_b":1}"#, 1),
+    ] {
+      #expect(try decoder.decode(Collision.self, from: json).aB == expected, "\(json)")
+    }
+    struct Keys: Decodable {
+      var keys: [String]
+      init(from decoder: any Decoder) throws {
+        keys = try decoder.container(keyedBy: AnyKey.self).allKeys.map(\.stringValue)
+      }
+    }
+    #expect(
+      try decoder.decode(Keys.self, from: #"{"a_b":1,"x":0,"aB":2}"#).keys.sorted() == ["aB", "x"])
+  }
+
+  @Test func superDecoderAtTheEndOfAnUnkeyedContainer() throws {
+    struct Probe: Decodable {
+      init(from decoder: any Decoder) throws {
+        var container = try decoder.unkeyedContainer()
+        _ = try container.superDecoder()
+      }
+    }
+    for error in [failure(Probe.self, "[]"), foundationFailure(Probe.self, "[]")] {
+      guard case .valueNotFound(_, let context) = error else {
+        Issue.record("expected valueNotFound, got \(String(describing: error))")
+        continue
+      }
+      #expect(
+        context.debugDescription == "Cannot get superDecoder() -- unkeyed container is at end.")
+      #expect(path(error) == ["[0]"])
+    }
+  }
 }

@@ -296,4 +296,77 @@ struct EncoderSemanticsTests {
     #expect(String(decoding: buffer, as: UTF8.self) == "prefix:[1,2]")
     #expect(try JKEncoder().encodeToBytes("x") == Array("\"x\"".utf8))
   }
+
+  @Test func snakeCaseLowercasesOneLetterKeys() throws {
+    struct Keys: Encodable {
+      var values: [String: Int]
+      func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: TestKey.self)
+        for (key, value) in values {
+          try container.encode(value, forKey: TestKey(stringValue: key))
+        }
+      }
+    }
+    let keys = Keys(values: ["Z": 1, "a": 2, "É": 3, "": 4, "AB": 5])
+    let result = try both(keys) { ours, theirs in
+      ours.keyEncodingStrategy = .convertToSnakeCase
+      theirs.keyEncodingStrategy = .convertToSnakeCase
+    }
+    #expect(result.ours == result.foundation)
+    #expect(result.ours == #"{"":4,"a":2,"a_b":5,"z":1,"é":3}"#)
+  }
+
+  @Test func customDateAndDataStrategiesThatWriteNothing() throws {
+    for value in [Stamped(when: Date(timeIntervalSince1970: 0), blob: Data([1]))] {
+      for formatting: JKOutputFormatting in [[.sortedKeys], [.sortedKeys, .prettyPrinted]] {
+        let configure: (JKEncoder, JSONEncoder) -> Void = { ours, theirs in
+          ours.dateEncodingStrategy = .custom { _, _ in }
+          theirs.dateEncodingStrategy = .custom { _, _ in }
+          ours.dataEncodingStrategy = .custom { _, _ in }
+          theirs.dataEncodingStrategy = .custom { _, _ in }
+        }
+        // Foundation writes an empty object, at the top level too.
+        for result in [
+          try both(value, formatting, configure: configure),
+          try both(value.when, formatting, configure: configure),
+          try both([value.blob], formatting, configure: configure),
+        ] {
+          #expect(result.ours == result.foundation)
+        }
+      }
+    }
+    #expect(
+      String(decoding: try encoderWritingNothing().encode(Date()), as: UTF8.self) == "{}")
+  }
+
+  private func encoderWritingNothing() -> JKEncoder {
+    let encoder = JKEncoder()
+    encoder.dateEncodingStrategy = .custom { _, _ in }
+    return encoder
+  }
+
+  /// Checks its unkeyed container's count as it goes, after writing into a
+  /// container it asked for before a later sibling.
+  struct CountsAsItGoes: Encodable {
+    enum Keys: String, CodingKey { case first, second }
+    func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: Keys.self)
+      var list = container.nestedUnkeyedContainer(forKey: .first)
+      try container.encode("two", forKey: .second)
+      for value in 0..<3 {
+        guard list.count == value else {
+          throw EncodingError.invalidValue(
+            value, .init(codingPath: list.codingPath, debugDescription: "count \(list.count)"))
+        }
+        try list.encode(value)
+      }
+    }
+  }
+
+  @Test func countsAreRightWhenContainersAreUsedOutOfOrder() throws {
+    try expectSameAsFoundation(CountsAsItGoes())
+    #expect(
+      String(decoding: try JKEncoder().encode(CountsAsItGoes()), as: UTF8.self)
+        == #"{"first":[0,1,2],"second":"two"}"#)
+  }
 }

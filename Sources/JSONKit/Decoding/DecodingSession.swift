@@ -16,6 +16,9 @@ final class DecodingSession {
   /// Per key id, the spelling compared with `CodingKey.stringValue`: the key
   /// as written, or converted once per distinct key by the key strategy.
   private let keyNames: [String]
+  /// Whether two different keys convert to one name under the key strategy
+  /// (`a_b` and `aB`), so that an object's converted names may repeat.
+  let convertedNamesCollide: Bool
   let options: JKDecoder.Options
   let userInfo: [CodingUserInfoKey: Any]
   /// The scan context the tape lives in; kept alive as long as the session.
@@ -29,6 +32,9 @@ final class DecodingSession {
   private let hints: UnsafeMutablePointer<Int>
   private static let hintSlots = 64
   private var ownedInput: UnsafeMutableRawBufferPointer?
+  /// Objects decoded as `[String: V]` under a key strategy: Foundation reads
+  /// their keys as written, so coding paths through them name them so too.
+  var rawKeyObjects: Set<Int> = []
 
   init(context: ScanContext, input: UnsafeRawBufferPointer, options: JKDecoder.Options) {
     self.context = context
@@ -43,8 +49,10 @@ final class DecodingSession {
     switch options.keyDecodingStrategy {
     case .convertFromSnakeCase:
       keyNames = context.state.keys.convertedFromSnakeCase()
+      convertedNamesCollide = context.state.keys.derivedNamesCollide
     default:
       keyNames = tape.keys
+      convertedNamesCollide = false
     }
   }
 
@@ -188,6 +196,11 @@ final class DecodingSession {
     return keys
   }
 
+  /// Every member's key as the key strategy spells it, in order.
+  func memberNames(ofObject object: Int) -> [String] {
+    memberKeys(ofObject: object).map(keyName)
+  }
+
   /// For the custom key strategy: every member's key as the strategy's
   /// closure maps it, given the path of the object.
   func customKeyNames(ofObject object: Int, path: [any CodingKey]) -> [String] {
@@ -228,6 +241,9 @@ final class DecodingSession {
   }
 
   private func pathKeyName(_ key: Int, object: Int, path: [any CodingKey]) -> String {
+    if !rawKeyObjects.isEmpty, rawKeyObjects.contains(object) {
+      return rawKey(entries[key])
+    }
     if case .custom(let transform) = options.keyDecodingStrategy {
       return transform(path + [AnyCodingKey(stringValue: rawKey(entries[key]))]).stringValue
     }
@@ -243,7 +259,14 @@ extension KeyCache {
     derivedNames = []  // so that appending below does not copy
     converted.reserveCapacity(strings.count)
     while converted.count < strings.count {
-      converted.append(SnakeCase.camelCased(strings[converted.count]))
+      let id = converted.count
+      let name = SnakeCase.camelCased(strings[id])
+      let owner = canonicalIDs[id]
+      if let previous = derivedNameOwners.updateValue(owner, forKey: name), previous != owner {
+        derivedNameOwners[name] = previous
+        derivedNamesCollide = true
+      }
+      converted.append(name)
     }
     derivedNames = converted
     return converted

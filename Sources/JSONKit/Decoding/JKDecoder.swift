@@ -16,7 +16,8 @@ import Foundation
 /// Differences are deliberate and stricter: the whole input is validated
 /// before any value is produced; numbers convert exactly or throw (with the
 /// coding path); a `Decimal` keeps every digit or throws; duplicate keys
-/// resolve to the last value. Syntax errors are
+/// resolve to the last value, as do keys that the key strategy converts to
+/// one name (`a_b` and `aB`). Syntax errors are
 /// `DecodingError.dataCorrupted` whose description says the line, column and
 /// byte offset, with a ``JKParseError`` as the underlying error.
 ///

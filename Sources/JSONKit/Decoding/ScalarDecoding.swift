@@ -8,7 +8,7 @@ extension DecodingSession {
     switch entries[index].kind {
     case .true: return true
     case .false: return false
-    case let kind: throw DecodingErrors.typeMismatch(Bool.self, found: kind, path: path())
+    case let kind: throw DecodingErrors.notBool(found: kind, path: path())
     }
   }
 
@@ -33,7 +33,13 @@ extension DecodingSession {
     case .uint:
       if let value = T(exactly: entry.payload) { return value }
     case .double:
-      if let value = T(exactly: Double(bitPattern: entry.payload)) { return value }
+      let value = Double(bitPattern: entry.payload)
+      if value.magnitude < 0x1p53 {
+        if let integer = T(exactly: value) { return integer }
+      } else if let integer = IntegerText.parseExact(T.self, numberBytes(entry)) {
+        // From 2^53 on, the Double may not be the integer written (`9007199254740993.0`).
+        return integer
+      }
     case .bigInteger:
       if let value = IntegerText.parse(T.self, numberBytes(entry)) { return value }
     case let kind:
@@ -66,20 +72,46 @@ extension DecodingSession {
     }
   }
 
-  /// A Float: the Double value rounded to Float, which must stay finite.
+  /// A Float: the literal rounded to the nearest Float, which must be finite and,
+  /// unless the literal is zero, nonzero (as Foundation requires).
+  @inline(__always)
   func float(at index: Int, path: @autoclosure () -> [any CodingKey]) throws -> Float {
     let entry = entries[index]
-    if entry.kind == .string {
+    if entry.kind == .double {
+      let value = Double(bitPattern: entry.payload)
+      let narrowed = Float(value)
+      if FloatNarrowing.roundsOnce(value), narrowed.isFinite { return narrowed }
+    }
+    return try float(entry, path: path())
+  }
+
+  /// Every Float but the common case: integers, Doubles that may round twice,
+  /// strings for the non-conforming float strategy, and errors.
+  @inline(never)
+  private func float(_ entry: TapeEntry, path: @autoclosure () -> [any CodingKey]) throws -> Float {
+    switch entry.kind {
+    case .double:
+      let value = Double(bitPattern: entry.payload)
+      if let narrowed = FloatNarrowing.nearest(value, literal: numberBytes(entry)) {
+        return narrowed
+      }
+    // Integers round once, straight to Float.
+    case .int: return Float(Int64(bitPattern: entry.payload))
+    case .uint: return Float(entry.payload)
+    case .bigInteger:
+      if case .value(let value) = DecimalToDouble.convert(text: numberBytes(entry)),
+        let narrowed = FloatNarrowing.nearest(value, literal: numberBytes(entry))
+      {
+        return narrowed
+      }
+    case .string:
       if let value = nonConformingFloat(entry) { return Float(value) }
       throw DecodingErrors.typeMismatch(Float.self, found: .string, path: path())
+    case let kind:
+      throw DecodingErrors.typeMismatch(Float.self, found: kind, path: path())
     }
-    let value = try double(at: index, path: path())
-    let narrowed = Float(value)
-    guard narrowed.isFinite else {
-      throw DecodingErrors.corrupted(
-        "Number \(numberText(entry)) does not fit in Float.", path: path())
-    }
-    return narrowed
+    throw DecodingErrors.corrupted(
+      "Number \(numberText(entry)) does not fit in Float.", path: path())
   }
 
   private func nonConformingFloat(_ entry: TapeEntry) -> Double? {
@@ -140,6 +172,17 @@ extension DecodingSession {
       break
     }
     return try T(from: TapeDecoder(session: self, index: index))
+  }
+
+  /// Decodes `T` from the null that stands for an absent key's value (through
+  /// `superDecoder(forKey:)`), whose path cannot be rebuilt from the tape and
+  /// so goes along.
+  func unwrapAbsent<T: Decodable>(_ type: T.Type, path: [any CodingKey]) throws -> T {
+    if T.self == String.self || T.self == Int.self || T.self == Double.self || T.self == Bool.self {
+      return try unwrap(type, at: absentIndex, path: path)
+    }
+    if let special = try decodeSpecial(T.self, at: absentIndex, path: path) { return special as! T }
+    return try T(from: TapeDecoder(session: self, index: absentIndex, explicitPath: path))
   }
 
   private func decodeArray<A: TapeDecodableArray, T>(
@@ -207,6 +250,8 @@ extension DecodingSession {
   // MARK: - Foundation types
 
   private func date(at index: Int, path: @autoclosure () -> [any CodingKey]) throws -> Date {
+    // As Foundation: null is missing whatever the strategy (a custom one is not asked).
+    if entries[index].kind == .null { throw DecodingErrors.valueNotFound(Date.self, path: path()) }
     let decoder = TapeDecoder(session: self, index: index)
     switch options.dateDecodingStrategy {
     case .deferredToDate:
@@ -240,6 +285,7 @@ extension DecodingSession {
   }
 
   private func data(at index: Int, path: @autoclosure () -> [any CodingKey]) throws -> Data {
+    if entries[index].kind == .null { throw DecodingErrors.valueNotFound(Data.self, path: path()) }
     let decoder = TapeDecoder(session: self, index: index)
     switch options.dataDecodingStrategy {
     case .deferredToData:
@@ -258,11 +304,52 @@ extension DecodingSession {
   }
 
   private func url(at index: Int, path: @autoclosure () -> [any CodingKey]) throws -> URL {
+    if entries[index].kind == .null { throw DecodingErrors.valueNotFound(URL.self, path: path()) }
     let text = try string(at: index, path: path())
     guard let url = URL(string: text) else {
       throw DecodingErrors.corrupted("Invalid URL string.", path: path())
     }
     return url
+  }
+}
+
+/// Rounding a JSON number to Float from its correctly rounded Double.
+///
+/// Rounding twice can go wrong: a literal just above the midpoint between two
+/// Floats can have that midpoint as its nearest Double, which then rounds to
+/// the even Float, below. Only Doubles that are such midpoints (and those below
+/// Float's normal range, where the spacing changes) need the literal itself.
+enum FloatNarrowing {
+  /// Whether `Float(value)` is the Float nearest every literal whose nearest
+  /// Double is `value`: a few bit operations, on every Float decoded.
+  @inline(__always)
+  static func roundsOnce(_ value: Double) -> Bool {
+    let bits = value.bitPattern
+    // A Float has 24 significant bits; a midpoint between two normal Floats has
+    // bit 25 set and nothing below it in the Double's 53.
+    return bits & 0x1FFF_FFFF != 0x1000_0000 && (bits >> 52) & 0x7FF >= 1023 - 126
+  }
+
+  /// The Float nearest the literal `text`, whose nearest Double is `value`; nil
+  /// when the literal is too large for Float, or not zero but rounds to zero.
+  static func nearest(_ value: Double, literal text: UnsafeRawBufferPointer) -> Float? {
+    let magnitude = value.magnitude
+    var lower = Float(magnitude)
+    if Double(lower) > magnitude { lower = lower.nextDown }
+    var result = Float(magnitude)
+    if Double(lower) != magnitude {
+      let upper = lower == .greatestFiniteMagnitude ? 0x1p128 : Double(lower.nextUp)
+      if magnitude == (Double(lower) + upper) / 2 {
+        // A tie between two Floats as a Double; the literal may lie off it.
+        switch DecimalToDouble.compareMagnitude(of: text, with: magnitude) {
+        case ..<0: result = lower
+        case 1...: result = lower.nextUp
+        default: break
+        }
+      }
+    }
+    guard result.isFinite, result != 0 || magnitude == 0 else { return nil }
+    return value.sign == .minus ? -result : result
   }
 }
 
@@ -298,6 +385,7 @@ protocol StringKeyedDictionary {
 extension Dictionary: StringKeyedDictionary where Key == String, Value: Decodable {
   static func decode(from session: DecodingSession, at index: Int) throws -> Self {
     let object = session[index]
+    session.rawKeyObjects.insert(index)
     var result: [String: Value] = [:]
     result.reserveCapacity(object.childCount)
     var key = index + 1
@@ -335,6 +423,45 @@ enum IntegerText {
       if overflow || overflow2 { return nil }
       value = next
       index += 1
+    }
+    return value
+  }
+}
+
+extension IntegerText {
+  /// The value of the validated JSON number literal `text` (which may have a
+  /// fraction and an exponent, as in `12.50e1`) as `T`, or nil when it is not
+  /// an integer or does not fit.
+  @inline(never)
+  static func parseExact<T: FixedWidthInteger>(_ type: T.Type, _ text: UnsafeRawBufferPointer) -> T?
+  {
+    let layout = DecimalToDouble.LiteralLayout(text)
+    guard !layout.negative || T.isSigned else { return nil }
+    var digits: [UInt8] = []
+    var exponent = layout.exponent
+    for index in layout.integerDigits {
+      let digit = text[index] &- UInt8(ascii: "0")
+      if !(digits.isEmpty && digit == 0) { digits.append(digit) }
+    }
+    for index in layout.fractionDigits {
+      let digit = text[index] &- UInt8(ascii: "0")
+      if !(digits.isEmpty && digit == 0) { digits.append(digit) }
+      exponent -= 1
+    }
+    while digits.last == 0 {
+      digits.removeLast()
+      exponent += 1
+    }
+    guard exponent >= 0, digits.count + exponent <= 40 else { return digits.isEmpty ? 0 : nil }
+    var value: T = 0
+    for digit in digits + repeatElement(0, count: exponent) {
+      let (shifted, overflow) = value.multipliedReportingOverflow(by: 10)
+      // Negatives accumulate downwards so that T.min is reachable.
+      let (next, overflow2) =
+        layout.negative
+        ? shifted.subtractingReportingOverflow(T(digit)) : shifted.addingReportingOverflow(T(digit))
+      if overflow || overflow2 { return nil }
+      value = next
     }
     return value
   }

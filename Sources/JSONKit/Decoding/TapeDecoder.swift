@@ -132,6 +132,7 @@ struct TapeDecoder: Decoder, SingleValueDecodingContainer {
   }
 
   func decode<T: Decodable>(_ type: T.Type) throws -> T {
-    try session.unwrap(type, at: index, path: codingPath)
+    if let explicitPath { return try session.unwrapAbsent(type, path: explicitPath) }
+    return try session.unwrap(type, at: index, path: codingPath)
   }
 }

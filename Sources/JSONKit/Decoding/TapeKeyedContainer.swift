@@ -6,7 +6,9 @@
 struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
   let session: DecodingSession
   let object: Int
-  /// Per member, its name under the custom key strategy; nil otherwise.
+  /// Per member, its name under the custom key strategy, or under a strategy
+  /// that converts two different keys to one name; nil otherwise. Lookups
+  /// with these names visit every member, so that the last of equal names wins.
   private let customNames: [String]?
 
   init(decoder: TapeDecoder) {
@@ -14,6 +16,8 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     object = decoder.index
     if case .custom = session.options.keyDecodingStrategy {
       customNames = session.customKeyNames(ofObject: object, path: decoder.codingPath)
+    } else if session.convertedNamesCollide {
+      customNames = session.memberNames(ofObject: object)
     } else {
       customNames = nil
     }
@@ -28,7 +32,8 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     var keys: [Key] = []
     keys.reserveCapacity(members.count)
     var seen = Set<String>()
-    let hasDuplicates = session[object].flags & TapeEntry.hasDuplicateKeys != 0
+    let hasDuplicates =
+      customNames != nil || session[object].flags & TapeEntry.hasDuplicateKeys != 0
     for (ordinal, member) in members.enumerated() {
       let name = customNames?[ordinal] ?? session.keyName(member)
       if hasDuplicates, !seen.insert(name).inserted { continue }

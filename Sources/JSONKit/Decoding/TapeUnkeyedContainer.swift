@@ -32,9 +32,11 @@ struct TapeUnkeyedContainer: UnkeyedDecodingContainer {
   }
 
   @inline(__always)
-  private func checkNotAtEnd(_ type: Any.Type) throws {
+  private func checkNotAtEnd(_ type: Any.Type, _ message: String = "Unkeyed container is at end.")
+    throws
+  {
     if currentIndex >= elementCount {
-      throw DecodingErrors.atEnd(type, path: elementPath)
+      throw DecodingErrors.atEnd(type, path: elementPath, message: message)
     }
   }
 
@@ -189,7 +191,8 @@ struct TapeUnkeyedContainer: UnkeyedDecodingContainer {
   }
 
   mutating func superDecoder() throws -> any Decoder {
-    try checkNotAtEnd((any Decoder).self)
+    try checkNotAtEnd(
+      (any Decoder).self, "Cannot get superDecoder() -- unkeyed container is at end.")
     let decoder = TapeDecoder(session: session, index: position)
     advance()
     return decoder

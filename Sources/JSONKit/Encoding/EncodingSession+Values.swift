@@ -122,6 +122,7 @@ extension EncodingSession {
     #endif
     case .custom(let closure):
       try closure(date, StreamEncoder(session: self, slot: slot))
+      writeEmptyObjectUnlessWritten(slot)
     @unknown default:
       try date.encode(to: StreamEncoder(session: self, slot: slot))
     }
@@ -136,6 +137,7 @@ extension EncodingSession {
       writeScalar(into: slot) { $0.writeQuoted(text) }
     case .custom(let closure):
       try closure(data, StreamEncoder(session: self, slot: slot))
+      writeEmptyObjectUnlessWritten(slot)
     @unknown default:
       try data.encode(to: StreamEncoder(session: self, slot: slot))
     }

@@ -67,6 +67,12 @@ final class EncodingSession {
     state.pointee.count(of: container)
   }
 
+  /// Writes `{}` into `slot` unless something was written there: what
+  /// Foundation writes for a custom date or data strategy that encodes nothing.
+  func writeEmptyObjectUnlessWritten(_ slot: EncodingSlot) {
+    if state.pointee.isUnwritten(slot) { _ = openContainer(in: slot, isObject: true) }
+  }
+
   func codingPath(of slot: EncodingSlot) -> [any CodingKey] {
     state.pointee.codingPath(of: slot)
   }
@@ -286,6 +292,13 @@ struct EncodingState: ~Copyable {
     frames.append(
       Frame(serial: serial, isObject: isObject, parentSlot: slot, memberBase: members.count))
     return serial
+  }
+
+  /// Whether nothing has been written into `slot` yet.
+  mutating func isUnwritten(_ slot: EncodingSlot) -> Bool {
+    if mode == .tree { return Self.isPending(nodes[slot.container].members[slot.member].value) }
+    guard !needsTreeMode, let index = frameIndex(slot.container) else { return false }
+    return frames[index].count - 1 == slot.member && frames[index].awaitingValue
   }
 
   /// The number of members begun in `container`.

@@ -150,7 +150,12 @@ public final class JKEncoder: @unchecked Sendable {
   {
     let (options, capacity) = withOptions { ($0, lastOutputSize) }
     let streaming = EncodingSession(mode: .streaming, options: options, capacity: capacity)
-    try body(StreamEncoder(session: streaming, slot: .root))
+    do {
+      try body(StreamEncoder(session: streaming, slot: .root))
+    } catch  where streaming.needsTreeMode {
+      // Once streaming gave up, what the value saw (such as a container's
+      // count) was not its own: the tree pass decides whether it throws.
+    }
     var output: ByteWriter?
     if !streaming.needsTreeMode {
       output = streaming.finishStreaming()

@@ -6,7 +6,7 @@ enum KeyConversion {
   /// next word (`myURLValue` → `my_url_value`); every word is lowercased.
   static func snakeCased(_ key: String) -> String {
     let scalars = Array(key.unicodeScalars)
-    guard scalars.count > 1 else { return key }
+    guard !scalars.isEmpty else { return key }
     var words: [Range<Int>] = []
     var wordStart = 0
     var searchStart = 1

@@ -26,6 +26,16 @@ enum DecodingErrors {
         debugDescription: "Expected to decode \(type) but found \(describe(kind)) instead."))
   }
 
+  /// Foundation's error for a Bool that is not `true` or `false`: always
+  /// `typeMismatch`, also for `null`.
+  static func notBool(found kind: TapeEntry.Kind, path: [any CodingKey]) -> DecodingError {
+    .typeMismatch(
+      Bool.self,
+      DecodingError.Context(
+        codingPath: path,
+        debugDescription: "Expected to decode Bool but found \(describe(kind)) instead."))
+  }
+
   static func valueNotFound(_ type: Any.Type, path: [any CodingKey]) -> DecodingError {
     .valueNotFound(
       type,
@@ -42,10 +52,8 @@ enum DecodingErrors {
         debugDescription: "No value associated with key \(key) (\"\(key.stringValue)\")."))
   }
 
-  static func atEnd(_ type: Any.Type, path: [any CodingKey]) -> DecodingError {
-    .valueNotFound(
-      type,
-      DecodingError.Context(codingPath: path, debugDescription: "Unkeyed container is at end."))
+  static func atEnd(_ type: Any.Type, path: [any CodingKey], message: String) -> DecodingError {
+    .valueNotFound(type, DecodingError.Context(codingPath: path, debugDescription: message))
   }
 
   static func corrupted(_ message: String, path: [any CodingKey]) -> DecodingError {

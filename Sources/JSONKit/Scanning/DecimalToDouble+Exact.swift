@@ -21,6 +21,39 @@ extension DecimalToDouble {
   /// Always right, and slow (microseconds): used when the fast layers cannot decide.
   static func exactConversion(text: UnsafeRawBufferPointer) -> Outcome {
     let layout = LiteralLayout(text)
+    let (digits, exponent, sticky) = significantDigits(of: text, layout: layout)
+    guard !digits.isEmpty else {
+      return .value(layout.negative ? -0.0 : 0.0)
+    }
+
+    // The value lies in [10^(count + exponent - 1), 10^(count + exponent)).
+    let count = digits.count
+    if count + exponent - 1 > 308 {
+      return .overflow
+    }
+    if count + exponent < -324 {
+      return .underflow
+    }
+
+    var leading: UInt64 = 0
+    let leadingCount = min(count, 19)
+    for digit in digits[0..<leadingCount] {
+      leading = leading * 10 + UInt64(digit)
+    }
+    let candidate = eiselLemireEstimate(leading, exponent + count - leadingCount).bits
+    let decimal = ExactDecimal(digits: digits, exponent: exponent, sticky: sticky)
+    let bits = decimal.nearestBits(from: min(candidate, infinityBits))
+    return outcome(bits: bits, negative: layout.negative)
+  }
+}
+
+extension DecimalToDouble {
+  /// The significant digits of a validated literal (leading and trailing zeros dropped, at
+  /// most `maxExactDigits` kept) and the exponent that goes with them; `sticky` when nonzero
+  /// digits were dropped.
+  fileprivate static func significantDigits(
+    of text: UnsafeRawBufferPointer, layout: LiteralLayout
+  ) -> (digits: [UInt8], exponent: Int, sticky: Bool) {
     var digits: [UInt8] = []
     var exponent = layout.exponent
     var sticky = false
@@ -51,28 +84,29 @@ extension DecimalToDouble {
       digits.removeLast()
       exponent += 1
     }
+    return (digits, exponent, sticky)
+  }
+
+  /// -1, 0 or 1 as the magnitude of the validated literal `text` is below, equal to or
+  /// above `value`, a finite nonnegative double. Exact, over all the digits; slow.
+  ///
+  /// A narrower type (Float) rounds the literal itself rather than its nearest double: when
+  /// that double lies exactly halfway between two Floats, this says which way to go.
+  static func compareMagnitude(of text: UnsafeRawBufferPointer, with value: Double) -> Int {
+    let (digits, exponent, sticky) = significantDigits(of: text, layout: LiteralLayout(text))
     guard !digits.isEmpty else {
-      return .value(layout.negative ? -0.0 : 0.0)
+      return value == 0 ? 0 : -1
     }
-
-    // The value lies in [10^(count + exponent - 1), 10^(count + exponent)).
-    let count = digits.count
-    if count + exponent - 1 > 308 {
-      return .overflow
+    guard value != 0 else {
+      return 1
     }
-    if count + exponent < -324 {
-      return .underflow
-    }
-
-    var leading: UInt64 = 0
-    let leadingCount = min(count, 19)
-    for digit in digits[0..<leadingCount] {
-      leading = leading * 10 + UInt64(digit)
-    }
-    let candidate = eiselLemireEstimate(leading, exponent + count - leadingCount).bits
+    let bits = value.bitPattern
+    let fieldExponent = Int(bits >> 52)
+    let fraction = bits & ((1 << 52) - 1)
+    let significand = fieldExponent == 0 ? fraction : fraction | (1 << 52)
+    let unitExponent = fieldExponent == 0 ? -1074 : fieldExponent - 1075
     let decimal = ExactDecimal(digits: digits, exponent: exponent, sticky: sticky)
-    let bits = decimal.nearestBits(from: min(candidate, infinityBits))
-    return outcome(bits: bits, negative: layout.negative)
+    return decimal.compare(withOdd: significand, timesPowerOfTwo: unitExponent)
   }
 }
 
@@ -138,8 +172,9 @@ private struct ExactDecimal {
     return compare(withOdd: 2 * significand + 1, timesPowerOfTwo: unitExponent - 1)
   }
 
-  /// -1, 0 or 1 as the decimal is below, equal to or above odd × 2^twos.
-  private func compare(withOdd odd: UInt64, timesPowerOfTwo twos: Int) -> Int {
+  /// -1, 0 or 1 as the decimal is below, equal to or above odd × 2^twos (`odd` may be
+  /// any nonzero integer).
+  fileprivate func compare(withOdd odd: UInt64, timesPowerOfTwo twos: Int) -> Int {
     // D × 5^E × 2^E against odd × 2^twos, with each power of five on the side where it
     // is a whole number, and the smaller power of two divided out of both sides.
     var left = scaledDigits

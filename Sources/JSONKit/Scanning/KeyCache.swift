@@ -27,6 +27,11 @@ struct KeyCache {
   /// consumer derived once (such as a key strategy's conversion) and keeps
   /// with the cache, so that it is emptied along with it.
   var derivedNames: [String] = []
+  /// For the derived names: the canonical id of the first key given each one.
+  var derivedNameOwners: [String: UInt32] = [:]
+  /// Whether two keys that are not equal as Strings have equal derived names,
+  /// so that one object could hold both.
+  var derivedNamesCollide = false
 
   /// A cache that has grown past these bounds is emptied before its next
   /// document, so that hostile input cannot make it grow without limit.

@@ -1,0 +1,446 @@
+import Foundation
+import JSONKit
+import JSONKitCorpus
+import Testing
+
+/// JKEncoder against Foundation's JSONEncoder on generated values: the same
+/// bytes with `.sortedKeys` (Foundation's only deterministic order), the same
+/// errors, every strategy; and JKEncoder's output decodes back to the value.
+@Suite("Encoder against JSONEncoder")
+struct EncoderOracleTests {
+  /// Foundation's strategies and user info, set on both encoders at once.
+  struct Setup: @unchecked Sendable {
+    // Unchecked: `.formatted` strategies hold a DateFormatter, used read-only.
+    var formatting: JKOutputFormatting = [.sortedKeys]
+    var keys: JSONEncoder.KeyEncodingStrategy = .useDefaultKeys
+    var dates: JSONEncoder.DateEncodingStrategy = .deferredToDate
+    var data: JSONEncoder.DataEncodingStrategy = .base64
+    var floats: JSONEncoder.NonConformingFloatEncodingStrategy = .throw
+    var userInfo: [CodingUserInfoKey: any Sendable] = [:]
+
+    var foundation: JSONEncoder {
+      let encoder = JSONEncoder()
+      // The options JSONEncoder has use the same bits.
+      encoder.outputFormatting = JSONEncoder.OutputFormatting(
+        rawValue: formatting.subtracting(.escapeUnicode).rawValue)
+      encoder.keyEncodingStrategy = keys
+      encoder.dateEncodingStrategy = dates
+      encoder.dataEncodingStrategy = data
+      encoder.nonConformingFloatEncodingStrategy = floats
+      encoder.userInfo = userInfo
+      return encoder
+    }
+
+    var jsonKit: JKEncoder {
+      let encoder = JKEncoder()
+      encoder.outputFormatting = formatting
+      encoder.keyEncodingStrategy = keys
+      encoder.dateEncodingStrategy = dates
+      encoder.dataEncodingStrategy = data
+      encoder.nonConformingFloatEncodingStrategy = floats
+      encoder.userInfo = userInfo
+      return encoder
+    }
+  }
+
+  /// Every combination of the options both encoders have, sorted.
+  static let formattings: [JKOutputFormatting] = [
+    [.sortedKeys], [.sortedKeys, .prettyPrinted], [.sortedKeys, .withoutEscapingSlashes],
+    [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes],
+  ]
+
+  /// What an `EncodingError` says: the case and the coding path.
+  static func shape(_ error: any Error) -> String {
+    guard case .invalidValue(_, let context) = error as? EncodingError else { return "\(error)" }
+    return "invalidValue at \(oraclePath(context.codingPath))"
+  }
+
+  /// Encodes `value` with both encoders; nil when they agree (the same bytes,
+  /// or errors of the same case and path), else what differs.
+  static func difference<T: Encodable>(_ value: T, _ setup: Setup) -> String? {
+    let theirs = OracleOutcome { try setup.foundation.encode(value) }
+    let ours = OracleOutcome { try setup.jsonKit.encode(value) }
+    switch (theirs, ours) {
+    case (.value(let theirs), .value(let ours)):
+      if theirs == ours { return nil }
+      let mismatch =
+        zip(theirs, ours).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+        ?? min(theirs.count, ours.count)
+      let context = { (bytes: Data) in
+        String(decoding: bytes.dropFirst(max(0, mismatch - 40)).prefix(80), as: UTF8.self)
+      }
+      return """
+        output differs at byte \(mismatch) (formatting \(setup.formatting.rawValue)):
+          JSONEncoder \(context(theirs))
+          JKEncoder   \(context(ours))
+        """
+    case (.error(let theirs), .error(let ours)):
+      guard theirs is EncodingError else { return "JSONEncoder threw \(theirs)" }
+      return shape(theirs) == shape(ours) ? nil : "errors differ: \(theirs) / \(ours)"
+    case (.error(let theirs), .value(let ours)):
+      return "JSONEncoder threw \(theirs); JKEncoder wrote \(String(decoding: ours, as: UTF8.self))"
+    case (.value(let theirs), .error(let ours)):
+      return "JSONEncoder wrote \(String(decoding: theirs, as: UTF8.self)); JKEncoder threw \(ours)"
+    }
+  }
+
+  static func expectSame<T: Encodable>(
+    _ value: T, _ setup: Setup = Setup(), sourceLocation: SourceLocation = #_sourceLocation
+  ) {
+    for formatting in formattings {
+      var setup = setup
+      setup.formatting = formatting
+      if let difference = difference(value, setup) {
+        Issue.record("\(value)\n\(difference)", sourceLocation: sourceLocation)
+      }
+    }
+  }
+
+  // MARK: - Generated values
+
+  /// Encodes `count` generated model instances with both encoders, in every
+  /// formatting, and checks that JKEncoder's output decodes back to the value.
+  func run(
+    seed: UInt64, count: Int, setup: Setup = Setup(),
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) -> Int {
+    var generator = OracleGenerator(seed: seed)
+    var failures = 0
+    for index in 0..<count {
+      let schema =
+        generator.chance(80)
+        ? generator.object(depth: 3, level: 0) : generator.schema(depth: 3, level: 0)
+      let value = generator.value(for: schema, strict: false)
+      var withFormatting = setup
+      for formatting in Self.formattings {
+        withFormatting.formatting = formatting
+        let instance = OracleInstance(value: value, schema: schema)
+        guard let difference = Self.difference(instance, withFormatting) else {
+          continue
+        }
+        failures += 1
+        if failures <= 5 {
+          Issue.record(
+            "seed \(seed) case \(index)\nschema: \(schema)\nvalue: \(value)\n\(difference)",
+            sourceLocation: sourceLocation)
+        }
+      }
+    }
+    return failures
+  }
+
+  @Test func generatedModels() {
+    #expect(run(seed: 0xE1C0_0001, count: 400) == 0)
+  }
+
+  /// Keys that test `.convertToSnakeCase`: runs of capitals, digits, leading
+  /// and trailing underscores, letters whose case mapping changes length.
+  static let camelKeys = [
+    "userName", "myURLValue", "already_snake", "_leading", "trailing_", "aB", "ABC", "a1B2",
+    "éÉ", "ÀBc", "ǅx", "x", "", "URLs", "userID", "iOS", "IPv6Address", "snake__case", "ßig",
+    "İstanbul", "ﬁeldName", "σΣ", "日本Go", "a😀B", "HTTPServer2Go", "_", "__x__", "oneTwoThree",
+  ]
+
+  @Test func generatedModelsWithSnakeCaseKeys() {
+    var setup = Setup()
+    setup.keys = .convertToSnakeCase
+    var failures = 0
+    // Keys of objects read through a keyed container are converted; those of
+    // [String: V] are not: the generated values have both.
+    failures += run(seed: 0xE1C0_0002, count: 200, setup: setup)
+    for key in Self.camelKeys {
+      let schema = OracleSchema.object([
+        OracleField(name: key, schema: .scalar(.int), access: .typed)
+      ])
+      Self.expectSame(OracleInstance(value: .object([key: .int(1)]), schema: schema), setup)
+    }
+    #expect(failures == 0)
+  }
+
+  @Test func generatedModelsWithACustomKeyStrategy() {
+    var setup = Setup()
+    // The transform ignores the rest of the path: Foundation passes a path
+    // without its nested containers' keys for values encoded into them (see
+    // `codingPathsInNestedContainers`).
+    setup.keys = .custom { path in OracleKey(stringValue: path.last!.stringValue.uppercased() + "!")
+    }
+    #expect(run(seed: 0xE1C0_0003, count: 200, setup: setup) == 0)
+  }
+
+  @Test func generatedJSONValues() {
+    var generator = JSONValueGenerator(seed: 0xE1C0_0004)
+    var failures = 0
+    for index in 0..<500 {
+      let value = generator.value(depth: 4)
+      for formatting in Self.formattings {
+        var setup = Setup()
+        setup.formatting = formatting
+        guard let difference = Self.difference(value, setup) else { continue }
+        failures += 1
+        if failures <= 5 { Issue.record("case \(index): \(value)\n\(difference)") }
+      }
+    }
+    #expect(failures == 0)
+  }
+
+  /// Doubles from the whole bit range, Floats, every integer width at and
+  /// near its limits, and strings from every plane with control characters,
+  /// quotes, backslashes and slashes.
+  @Test func scalarsOfEveryKind() {
+    var generator = JSONValueGenerator(seed: 0xE1C0_0005)
+    var doubles: [Double] = [0, -0.0, .leastNonzeroMagnitude, .greatestFiniteMagnitude, 1e-7, 1e21]
+    var floats: [Float] = [0, -0.0, .leastNonzeroMagnitude, .greatestFiniteMagnitude, 1e-7, 1e21]
+    var strings = ["", "/", "\\/", "\u{0}\u{1F}\u{7F}", "\u{2028}\u{2029}", "😀", "\"\\"]
+    for _ in 0..<2000 {
+      doubles.append(generator.finiteDouble())
+      let bits = UInt32(truncatingIfNeeded: generator.random.next())
+      if Float(bitPattern: bits).isFinite { floats.append(Float(bitPattern: bits)) }
+      strings.append(generator.string())
+    }
+    Self.expectSame(doubles)
+    Self.expectSame(floats)
+    Self.expectSame(strings)
+    Self.expectSame(Set(strings))
+    Self.expectSame(Dictionary(strings.map { ($0, 1) }, uniquingKeysWith: +))
+    Self.expectSame([Int8.min, -1, 0, 1, .max])
+    Self.expectSame([Int16.min, .max])
+    Self.expectSame([Int32.min, .max])
+    Self.expectSame([Int64.min, .max])
+    Self.expectSame([Int.min, .max])
+    Self.expectSame([UInt8.max, 0])
+    Self.expectSame([UInt16.max])
+    Self.expectSame([UInt32.max])
+    Self.expectSame([UInt64.max, 1 << 63])
+    Self.expectSame([UInt.max])
+    let integers = (0..<500).map { _ in generator.integer() }
+    Self.expectSame(integers)
+    Self.expectSame(integers.map { Int32(truncatingIfNeeded: $0) })
+    Self.expectSame(integers.map { UInt16(truncatingIfNeeded: $0) })
+    for double in doubles.prefix(50) { Self.expectSame(double) }
+  }
+
+  // MARK: - Strategies
+
+  struct Stamps: Codable, Equatable {
+    var when: Date
+    var list: [Date]
+    var maybe: Date?
+    var blob: Data
+    var blobs: [Data]
+  }
+
+  static func stamps(_ generator: inout JSONValueGenerator) -> [Stamps] {
+    (0..<20).map { _ in
+      func date() -> Date {
+        Date(
+          timeIntervalSince1970: Double(
+            Int64.random(in: -4_000_000_000...4_000_000_000, using: &generator.random)) / 1000
+            * (Bool.random(using: &generator.random) ? 1 : 1000))
+      }
+      func data() -> Data {
+        Data(
+          (0..<Int.random(in: 0..<40, using: &generator.random)).map { _ in
+            UInt8.random(in: 0...255, using: &generator.random)
+          })
+      }
+      return Stamps(
+        when: date(), list: [date(), date()],
+        maybe: Bool.random(using: &generator.random) ? date() : nil,
+        blob: data(), blobs: [data(), Data()])
+    }
+  }
+
+  @Test func dateAndDataStrategies() {
+    var generator = JSONValueGenerator(seed: 0xE1C0_0006)
+    let values = Self.stamps(&generator)
+    let formatter = DateFormatter()
+    formatter.locale = Locale(identifier: "en_US_POSIX")
+    formatter.timeZone = TimeZone(identifier: "UTC")
+    formatter.dateFormat = "yyyy-MM-dd'T'HH:mm:ss.SSS"
+    let dates: [JSONEncoder.DateEncodingStrategy] = [
+      .deferredToDate, .secondsSince1970, .millisecondsSince1970, .iso8601, .formatted(formatter),
+      .custom { date, encoder in
+        var container = encoder.unkeyedContainer()
+        try container.encode(date.timeIntervalSince1970.rounded())
+        try container.encode(oraclePath(encoder.codingPath))
+      },
+      .custom { _, _ in },
+    ]
+    let datas: [JSONEncoder.DataEncodingStrategy] = [
+      .deferredToData, .base64,
+      .custom { data, encoder in
+        var container = encoder.singleValueContainer()
+        try container.encode(data.map { String($0, radix: 16) }.joined(separator: ":"))
+      },
+      .custom { _, _ in },
+    ]
+    for (dateIndex, date) in dates.enumerated() {
+      var setup = Setup()
+      setup.dates = date
+      setup.data = datas[dateIndex % datas.count]
+      Self.expectSame(values, setup)
+      Self.expectSame(values[0].when, setup)
+      Self.expectSame(values[0].blob, setup)
+    }
+  }
+
+  struct Floats: Codable {
+    var double: Double
+    var float: Float
+    var list: [Double]
+    var floats: [Float?]
+  }
+
+  @Test func nonConformingFloats() {
+    let cases = [
+      Floats(double: .infinity, float: 1, list: [], floats: []),
+      Floats(double: 1, float: -.infinity, list: [], floats: []),
+      Floats(double: 1, float: 1, list: [0, .nan], floats: []),
+      Floats(double: 1, float: 1, list: [], floats: [nil, 1, .nan]),
+      Floats(double: -.infinity, float: .nan, list: [.infinity, -.nan], floats: [.infinity]),
+    ]
+    for strategy: JSONEncoder.NonConformingFloatEncodingStrategy in [
+      .throw,
+      .convertToString(positiveInfinity: "Infinity", negativeInfinity: "-Infinity", nan: "NaN"),
+      .convertToString(positiveInfinity: "+∞/", negativeInfinity: "\"-∞\"", nan: "\u{0}"),
+    ] {
+      var setup = Setup()
+      setup.floats = strategy
+      for value in cases {
+        Self.expectSame(value, setup)
+        Self.expectSame(value.list, setup)
+        Self.expectSame(value.floats, setup)
+      }
+    }
+  }
+
+  static let userInfoKey = CodingUserInfoKey(rawValue: "oracle.encoder.tag")!
+
+  /// Writes the user info it finds, and its coding path, at every level.
+  struct Tagged: Encodable {
+    var depth: Int
+    func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: OracleKey.self)
+      let tag = encoder.userInfo[EncoderOracleTests.userInfoKey] as? String ?? "none"
+      try container.encode(
+        tag + "@" + oraclePath(encoder.codingPath), forKey: .init(stringValue: "tag"))
+      guard depth > 0 else { return }
+      try container.encode([Tagged(depth: depth - 1)], forKey: .init(stringValue: "list"))
+      try Tagged(depth: depth - 1).encode(to: container.superEncoder())
+      try Tagged(depth: depth - 1).encode(
+        to: container.superEncoder(forKey: .init(stringValue: "base")))
+    }
+  }
+
+  @Test func userInfoAndCodingPaths() {
+    var setup = Setup()
+    setup.userInfo[Self.userInfoKey] = "tag"
+    Self.expectSame(Tagged(depth: 3), setup)
+    Self.expectSame(Tagged(depth: 2))
+  }
+
+  /// Writes the coding path its encoder reports.
+  struct Path: Encodable {
+    func encode(to encoder: any Encoder) throws {
+      var container = encoder.singleValueContainer()
+      try container.encode(oraclePath(encoder.codingPath))
+    }
+  }
+
+  /// Encodes values into nested containers, one of them a NaN.
+  struct Nested: Encodable {
+    var nan = false
+    func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: OracleKey.self)
+      var nested = container.nestedContainer(
+        keyedBy: OracleKey.self, forKey: .init(stringValue: "a"))
+      try nested.encode(Path(), forKey: .init(stringValue: "x"))
+      var list = container.nestedUnkeyedContainer(forKey: .init(stringValue: "u"))
+      try list.encode(Path())
+      var inner = list.nestedContainer(keyedBy: OracleKey.self)
+      try inner.encode(Path(), forKey: .init(stringValue: "y"))
+      try container.encode(Path(), forKey: .init(stringValue: "direct"))
+      if nan { try nested.encode([Double.nan], forKey: .init(stringValue: "bad")) }
+    }
+  }
+
+  /// A value encoded into a nested container: JKEncoder gives its encoder
+  /// the whole coding path; Foundation's leaves out the nested containers'
+  /// own keys, and so do its errors there.
+  @Test func codingPathsInNestedContainers() throws {
+    var setup = Setup()
+    setup.formatting = [.sortedKeys]
+    let ours = String(decoding: try setup.jsonKit.encode(Nested()), as: UTF8.self)
+    let theirs = String(decoding: try setup.foundation.encode(Nested()), as: UTF8.self)
+    #expect(
+      ours == #"{"a":{"x":"a\/x"},"direct":"direct","u":["u\/Index 0#0",{"y":"u\/Index 1#1\/y"}]}"#)
+    #expect(theirs == #"{"a":{"x":"x"},"direct":"direct","u":["Index 0#0",{"y":"y"}]}"#)
+    let ourError = OracleOutcome { try setup.jsonKit.encode(Nested(nan: true)) }.error
+    let theirError = OracleOutcome { try setup.foundation.encode(Nested(nan: true)) }.error
+    #expect(ourError.map(Self.shape) == "invalidValue at a/bad/Index 0#0")
+    #expect(theirError.map(Self.shape) == "invalidValue at bad/Index 0#0")
+  }
+
+  // MARK: - Round trips
+
+  /// JKEncoder's output, sorted or not, decodes with JKDecoder to the value
+  /// encoded; unsorted output is the same every time.
+  @Test func roundTripsThroughJKDecoder() throws {
+    var generator = OracleGenerator(seed: 0xE1C0_0007)
+    let encoder = JKEncoder()
+    for index in 0..<400 {
+      let schema =
+        generator.chance(80)
+        ? generator.object(depth: 3, level: 0) : generator.schema(depth: 3, level: 0)
+      let value = generator.value(for: schema, strict: true)
+      let decoder = JKDecoder()
+      decoder.userInfo = [OracleSchemaBox.key: OracleSchemaBox(schema)]
+      let instance = OracleInstance(value: value, schema: schema)
+      for formatting: JKOutputFormatting in [[], [.sortedKeys], [.prettyPrinted], [.escapeUnicode]]
+      {
+        encoder.outputFormatting = formatting
+        let bytes = try encoder.encode(instance)
+        let decoded = try decoder.decode(OracleNode.self, from: bytes).value.plain
+        let expected = value.withoutNullMembers
+        #expect(
+          decoded.withoutNullMembers == expected,
+          "case \(index) \(formatting.rawValue): \(expected.firstDifference(from: decoded) ?? "")")
+        if formatting.isEmpty && !schema.hasUnorderedMembers {
+          #expect(try encoder.encode(instance) == bytes, "case \(index)")
+          #expect(try JKEncoder().encode(instance) == bytes, "case \(index)")
+        }
+      }
+    }
+  }
+
+  // MARK: - Corpus models
+
+  private func corpus(_ corpus: Corpus) throws -> Data {
+    try corpus.data(in: try #require(Corpus.dataDirectory(nearSourceFile: #filePath)))
+  }
+
+  private func expectSameCorpusOutput<Model: Codable>(
+    _ type: Model.Type, _ corpus: Corpus, snakeCase: Bool = false,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) throws {
+    let decoder = JSONDecoder()
+    if snakeCase { decoder.keyDecodingStrategy = .convertFromSnakeCase }
+    let model = try decoder.decode(type, from: try self.corpus(corpus))
+    for formatting: JKOutputFormatting in [[.sortedKeys], [.sortedKeys, .prettyPrinted]] {
+      var setup = Setup()
+      setup.formatting = formatting
+      if snakeCase { setup.keys = .convertToSnakeCase }
+      let ours = try setup.jsonKit.encode(model)
+      let theirs = try setup.foundation.encode(model)
+      #expect(
+        ours == theirs, "\(corpus.fileName) \(formatting.rawValue)", sourceLocation: sourceLocation)
+    }
+  }
+
+  @Test func corpusModelsEncodeAsJSONEncoderDoes() throws {
+    try expectSameCorpusOutput(Twitter.SearchResult.self, .twitter)
+    try expectSameCorpusOutput(TwitterFromSnakeCase.SearchResult.self, .twitter, snakeCase: true)
+    try expectSameCorpusOutput(CITM.Catalog.self, .citmCatalog)
+    try expectSameCorpusOutput(Canada.FeatureCollection.self, .canada)
+  }
+}
