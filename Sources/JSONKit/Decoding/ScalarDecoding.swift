@@ -155,6 +155,35 @@ extension DecodingSession {
     }
     if T.self == Double.self { return reinterpret(try double(at: index, path: path()), as: T.self) }
     if T.self == Bool.self { return reinterpret(try bool(at: index, path: path()), as: T.self) }
+    // The other fixed-width numbers, each read without boxing it in `Any`.
+    if T.self == Int64.self {
+      return reinterpret(try integer(Int64.self, at: index, path: path()), as: T.self)
+    }
+    if T.self == Float.self { return reinterpret(try float(at: index, path: path()), as: T.self) }
+    if T.self == Int32.self {
+      return reinterpret(try integer(Int32.self, at: index, path: path()), as: T.self)
+    }
+    if T.self == UInt64.self {
+      return reinterpret(try integer(UInt64.self, at: index, path: path()), as: T.self)
+    }
+    if T.self == UInt.self {
+      return reinterpret(try integer(UInt.self, at: index, path: path()), as: T.self)
+    }
+    if T.self == UInt32.self {
+      return reinterpret(try integer(UInt32.self, at: index, path: path()), as: T.self)
+    }
+    if T.self == Int16.self {
+      return reinterpret(try integer(Int16.self, at: index, path: path()), as: T.self)
+    }
+    if T.self == UInt16.self {
+      return reinterpret(try integer(UInt16.self, at: index, path: path()), as: T.self)
+    }
+    if T.self == Int8.self {
+      return reinterpret(try integer(Int8.self, at: index, path: path()), as: T.self)
+    }
+    if T.self == UInt8.self {
+      return reinterpret(try integer(UInt8.self, at: index, path: path()), as: T.self)
+    }
     if let special = try decodeSpecial(T.self, at: index, path: path()) { return special as! T }
     switch entries[index].kind {
     case .array:
@@ -212,13 +241,13 @@ extension DecodingSession {
     _ type: Any.Type, at index: Int, path: @autoclosure () -> [any CodingKey]
   ) throws -> Any? {
     switch ObjectIdentifier(type) {
-    case ObjectIdentifier(Int64.self): return try integer(Int64.self, at: index, path: path())
-    case ObjectIdentifier(Float.self): return try float(at: index, path: path())
     case ObjectIdentifier(Date.self): return try date(at: index, path: path())
     case ObjectIdentifier(URL.self): return try url(at: index, path: path())
     case ObjectIdentifier(Data.self): return try data(at: index, path: path())
     case ObjectIdentifier(Decimal.self): return try decimal(at: index, path: path())
     case ObjectIdentifier(JSONValue.self): return try jsonValue(at: index, path: path())
+    case ObjectIdentifier(Int64.self): return try integer(Int64.self, at: index, path: path())
+    case ObjectIdentifier(Float.self): return try float(at: index, path: path())
     case ObjectIdentifier(Int32.self): return try integer(Int32.self, at: index, path: path())
     case ObjectIdentifier(UInt64.self): return try integer(UInt64.self, at: index, path: path())
     case ObjectIdentifier(UInt.self): return try integer(UInt.self, at: index, path: path())
