@@ -66,20 +66,43 @@ extension DecodingSession {
     }
   }
 
-  /// A Float: the Double value rounded to Float, which must stay finite.
+  /// A Float: the number correctly rounded to Float, which must stay finite.
   func float(at index: Int, path: @autoclosure () -> [any CodingKey]) throws -> Float {
     let entry = entries[index]
-    if entry.kind == .string {
+    switch entry.kind {
+    case .string:
       if let value = nonConformingFloat(entry) { return Float(value) }
       throw DecodingErrors.typeMismatch(Float.self, found: .string, path: path())
+    case .int:
+      // Straight from the integer: going through Double would round twice.
+      return Float(Int64(bitPattern: entry.payload))
+    case .uint:
+      return Float(entry.payload)
+    default:
+      break
     }
     let value = try double(at: index, path: path())
-    let narrowed = Float(value)
+    var narrowed = Float(value)
+    if Self.isFloatTie(value, narrowed) {
+      // The Double lies exactly halfway between two Floats, where rounding
+      // it again may go the wrong way: the text itself decides.
+      narrowed = Float(numberText(entry)) ?? narrowed
+    }
     guard narrowed.isFinite else {
       throw DecodingErrors.corrupted(
         "Number \(numberText(entry)) does not fit in Float.", path: path())
     }
     return narrowed
+  }
+
+  /// Whether `value` is exactly halfway between `rounded`, the Float it
+  /// rounds to, and that Float's neighbour on the other side of `value`.
+  @inline(__always)
+  static func isFloatTie(_ value: Double, _ rounded: Float) -> Bool {
+    let near = Double(rounded)
+    guard near != value, rounded.isFinite else { return false }
+    let far = Double(value > near ? rounded.nextUp : rounded.nextDown)
+    return far.isFinite && (near + far) / 2 == value
   }
 
   private func nonConformingFloat(_ entry: TapeEntry) -> Double? {
@@ -342,8 +365,9 @@ enum IntegerText {
 
 /// Decimal values that keep every digit of a JSON number.
 enum DecimalText {
-  /// Decimal's significand holds at least this many decimal digits exactly.
-  static let maximumDigits = 38
+  /// Decimal's significand is a 128-bit integer: it holds every number of
+  /// up to 38 digits and those of 39 digits up to this one.
+  static let largestSignificand: StaticString = "340282366920938463463374607431768211455"
 
   /// The exact Decimal value of the JSON number `text`, or nil when Decimal
   /// cannot hold it exactly.
@@ -376,7 +400,7 @@ enum DecimalText {
       exponent += 1
     }
     if digits.isEmpty { return negative ? Decimal(sign: .minus, exponent: 0, significand: 0) : 0 }
-    guard digits.count <= maximumDigits, exponent >= -128, exponent <= 127 else { return nil }
+    guard exponent >= -128, exponent <= 127, fitsSignificand(digits) else { return nil }
     var significand = Decimal(0)
     var start = 0
     // Nineteen digits at a time always fit UInt64; each step is exact.
@@ -390,6 +414,17 @@ enum DecimalText {
       start = end
     }
     return Decimal(sign: negative ? .minus : .plus, exponent: exponent, significand: significand)
+  }
+
+  /// Whether the decimal digits (no leading zeros) fit Decimal's 128-bit
+  /// significand.
+  private static func fitsSignificand(_ digits: [UInt8]) -> Bool {
+    let limit = largestSignificand
+    guard digits.count == limit.utf8CodeUnitCount else {
+      return digits.count < limit.utf8CodeUnitCount
+    }
+    // Same length: the digits fit unless they come after the limit's.
+    return limit.withUTF8Buffer { !$0.lexicographicallyPrecedes(digits) }
   }
 
   private static func plusless(_ text: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {

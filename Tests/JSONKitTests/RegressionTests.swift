@@ -1,0 +1,168 @@
+import Foundation
+import JSONKit
+import Testing
+
+/// Inputs that once got a wrong value, a wrong error, a hang or a crash
+/// (found by the fuzz targets and the hostile-input tests), each with the
+/// answer it gets now.
+@Suite("Regressions")
+struct RegressionTests {
+  // MARK: - Text after the value
+
+  private static func permissive(_ extra: JKParseOptions = []) -> JKDecoder {
+    let decoder = JKDecoder()
+    decoder.parseOptions = extra.union(.permitTextAfterValidJSON)
+    return decoder
+  }
+
+  /// A top-level number followed by text that looks like more of a number
+  /// was read with that text: `12.5.3` as the Decimal 12.53, `123-4` as -1234.
+  @Test func aNumberEndsWhereItsGrammarEnds() throws {
+    let decoder = Self.permissive()
+    #expect(try decoder.decode(Decimal.self, from: "12.5.3") == Decimal(string: "12.5"))
+    #expect(try decoder.decode(Decimal.self, from: "123-4") == 123)
+    #expect(try decoder.decode(Decimal.self, from: "1e5e5") == 100_000)
+    #expect(try decoder.decode(Decimal.self, from: "-0.5+1") == Decimal(string: "-0.5"))
+    if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
+      let text = "123456789012345678901234567890"
+      #expect(try decoder.decode(Int128.self, from: text + "-7") == Int128(text))
+      #expect(try decoder.decode(UInt128.self, from: text + "+7") == UInt128(text))
+    }
+    do {
+      _ = try decoder.decode(UInt8.self, from: "300-1")
+      Issue.record("decoded 300 as UInt8")
+    } catch DecodingError.dataCorrupted(let context) {
+      #expect(context.debugDescription == "Number 300 does not fit in UInt8.")
+    }
+  }
+
+  /// With comments on, an unclosed comment (or ill-formed UTF-8 in one)
+  /// after the value made the whole document an error, though text after
+  /// the value is to be ignored.
+  @Test func whateverFollowsTheValueIsIgnored() throws {
+    let options: JKParseOptions = [.comments, .permitTextAfterValidJSON]
+    #expect(try JSONValue(parsing: "1 /* never closed", options: options) == 1)
+    #expect(try JSONValue(parsing: Array("[1] // ".utf8) + [0xFF], options: options) == [1])
+    #expect(try JSONValue(parsing: #"{"a":"`"}/*/"#, options: options) == ["a": "`"])
+    #expect(try Self.permissive(.comments).decode([Int].self, from: "[2]/*") == [2])
+    // Without the option the same text is still an error.
+    #expect(throws: JKParseError.self) {
+      try JSONValue(parsing: "1 /* never closed", options: .comments)
+    }
+  }
+
+  // MARK: - Numbers
+
+  /// Floats were rounded from the Double nearest the text, so a number just
+  /// above the midpoint of two Floats whose Double is that midpoint rounded
+  /// to the even Float, not up. Foundation (and the standard library's
+  /// `Float(_:)`) round once, from the text.
+  @Test(arguments: [
+    "1.000000059604644776257986737988403547205962240695953369140625",
+    "-1.000000059604644776257986737988403547205962240695953369140625",
+    "1152921573326323713",  // 2^60 + 2^36 + 1
+    "-1152921573326323713",
+    "1180591691086155481089",  // 2^70 + 2^46 + 1, beyond 64 bits
+    "3.4028235e38",
+    "1.4e-45",
+    "0.1",
+  ])
+  func floatsRoundOnceFromTheText(_ text: String) throws {
+    let expected = try #require(Float(text))
+    let ours = try JKDecoder().decode([Float].self, from: "[\(text)]")
+    let foundation = try JSONDecoder().decode([Float].self, from: Data("[\(text)]".utf8))
+    #expect(ours.map(\.bitPattern) == [expected.bitPattern])
+    #expect(ours.map(\.bitPattern) == foundation.map(\.bitPattern))
+  }
+
+  /// Decimal's significand holds 39-digit numbers up to 2^128 − 1, which
+  /// `JKEncoder` writes; decoding refused any number of more than 38 digits,
+  /// so such Decimals did not survive a round trip.
+  @Test func decimalsUseTheWholeSignificand() throws {
+    let largest = "340282366920938463463374607431768211455"
+    for text in [
+      largest, "-" + largest, "3.40282366920938463463374607431768211455e-90", largest + "e20",
+    ] {
+      let expected = try #require(Decimal(string: text))
+      #expect(try JKDecoder().decode([Decimal].self, from: "[\(text)]") == [expected], "\(text)")
+      #expect(try JSONDecoder().decode([Decimal].self, from: Data("[\(text)]".utf8)) == [expected])
+    }
+    for exponent in [-128, -5, 0, 7, 127] {
+      let value = Decimal(
+        sign: .plus, exponent: exponent, significand: try #require(Decimal(string: largest)))
+      let encoded = try JKEncoder().encode([value])
+      #expect(
+        try JKDecoder().decode([Decimal].self, from: encoded) == [value], "exponent \(exponent)")
+    }
+    // One more, and the number no longer fits: an error, not a rounded value.
+    #expect(throws: DecodingError.self) {
+      try JKDecoder().decode([Decimal].self, from: "[340282366920938463463374607431768211456]")
+    }
+    #expect(throws: DecodingError.self) {
+      try JKDecoder().decode([Decimal].self, from: "[1234567890123456789012345678901234567891]")
+    }
+  }
+
+  // MARK: - Coding paths
+
+  /// A value that tries one type and falls back to another, as many models
+  /// do; each failed try builds an error with its coding path.
+  struct IntOrString: Decodable {
+    var path: [String]
+
+    init(from decoder: any Decoder) throws {
+      let container = try decoder.singleValueContainer()
+      if (try? container.decode(Int.self)) == nil {
+        _ = try container.decode(String.self)
+      }
+      path = decoder.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }
+    }
+  }
+
+  /// Every failed try rebuilt its coding path by walking all the earlier
+  /// elements, so a large array of them took quadratic time (40,000
+  /// elements took a second; a million would take ten minutes, and these
+  /// hundred thousand over a minute in a debug build).
+  @Test func failedTriesOnManyElementsTakeLinearTime() throws {
+    let count = 100_000
+    let json = "[" + Array(repeating: #""x""#, count: count).joined(separator: ",") + "]"
+    let values = try JKDecoder().decode([IntOrString].self, from: json)
+    #expect(values.count == count)
+    #expect(values.last?.path == ["\(count - 1)"])
+  }
+
+  /// The paths rebuilt from where the last walk stopped are the paths:
+  /// forwards through nested arrays and objects, and backwards too.
+  @Test func resumedCodingPathsAreRight() throws {
+    let json = #"[[1,"a",2],{"k":"b","l":[3,"c"]},["d",{"m":"e"}]]"#
+    struct Nested: Decodable {
+      var paths: [[String]] = []
+      init(from decoder: any Decoder) throws {
+        var outer = try decoder.unkeyedContainer()
+        paths += try outer.decode([IntOrString].self).map(\.path)
+        let object = try outer.nestedContainer(keyedBy: AnyKey.self)
+        // Backwards: the later member first.
+        paths += try object.decode([IntOrString].self, forKey: AnyKey("l")).map(\.path)
+        paths.append(try object.decode(IntOrString.self, forKey: AnyKey("k")).path)
+        var last = try outer.nestedUnkeyedContainer()
+        paths.append(try last.decode(IntOrString.self).path)
+        let inner = try last.nestedContainer(keyedBy: AnyKey.self)
+        paths.append(try inner.decode(IntOrString.self, forKey: AnyKey("m")).path)
+      }
+    }
+    let paths = try JKDecoder().decode(Nested.self, from: json).paths
+    #expect(
+      paths == [
+        ["0", "0"], ["0", "1"], ["0", "2"], ["1", "l", "0"], ["1", "l", "1"], ["1", "k"],
+        ["2", "0"], ["2", "1", "m"],
+      ])
+  }
+
+  struct AnyKey: CodingKey {
+    var stringValue: String
+    var intValue: Int? { nil }
+    init(_ string: String) { stringValue = string }
+    init(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
+  }
+}
