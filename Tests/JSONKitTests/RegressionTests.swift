@@ -165,4 +165,71 @@ struct RegressionTests {
     init(stringValue: String) { self.stringValue = stringValue }
     init?(intValue: Int) { nil }
   }
+
+  // MARK: - JSONValue in JKEncoder
+
+  struct Envelope: Encodable {
+    var id: Int
+    var payload: JSONValue
+    var list: [JSONValue]
+  }
+
+  /// `JKEncoder` once encoded a `JSONValue` through its Codable conformance,
+  /// a call-stack frame per level, and overflowed a 512 KiB stack before
+  /// the nesting limit. It writes the value in one pass now; the bytes are
+  /// still Foundation's, at any indentation, under every option set.
+  @Test func jsonValuesInsideModelsEncodeAsFoundationEncodesThem() throws {
+    let payload: JSONValue = [
+      "b": [1, 2.5, "x/y", nil, [:], [], ["deep": [true, ["é": -0.0]]]],
+      "a": ["z": 1, "y": [[]]],
+    ]
+    let envelope = Envelope(id: 7, payload: payload, list: [payload, [], 3])
+    for bits in 0..<8 {
+      var ours: JKOutputFormatting = [.sortedKeys]
+      var theirs: JSONEncoder.OutputFormatting = [.sortedKeys]
+      if bits & 1 != 0 {
+        ours.insert(.prettyPrinted)
+        theirs.insert(.prettyPrinted)
+      }
+      if bits & 2 != 0 {
+        ours.insert(.withoutEscapingSlashes)
+        theirs.insert(.withoutEscapingSlashes)
+      }
+      let encoder = JKEncoder()
+      encoder.outputFormatting = ours
+      let foundation = JSONEncoder()
+      foundation.outputFormatting = theirs
+      if bits & 4 != 0 {
+        // Keys under a strategy are converted, as Codable would.
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        foundation.keyEncodingStrategy = .convertToSnakeCase
+      }
+      #expect(try encoder.encode(envelope) == foundation.encode(envelope), "\(bits)")
+      #expect(try encoder.encode(payload) == foundation.encode(payload), "\(bits)")
+    }
+  }
+
+  @Test func nonConformingFloatsInJSONValuesFollowTheStrategy() throws {
+    let envelope = Envelope(id: 1, payload: ["n": [1, .double(.nan)]], list: [.double(-.infinity)])
+    let encoder = JKEncoder()
+    let foundation = JSONEncoder()
+    do {
+      _ = try encoder.encode(envelope)
+      Issue.record("encoded NaN")
+    } catch EncodingError.invalidValue(_, let context) {
+      #expect(context.codingPath.map(\.stringValue) == ["payload", "n", "Index 1"])
+      do {
+        _ = try foundation.encode(envelope)
+      } catch EncodingError.invalidValue(_, let theirs) {
+        #expect(context.codingPath.map(\.stringValue) == theirs.codingPath.map(\.stringValue))
+      }
+    }
+    let strategy = JSONEncoder.NonConformingFloatEncodingStrategy.convertToString(
+      positiveInfinity: "+inf", negativeInfinity: "-inf", nan: "nan")
+    encoder.nonConformingFloatEncodingStrategy = strategy
+    foundation.nonConformingFloatEncodingStrategy = strategy
+    encoder.outputFormatting = .sortedKeys
+    foundation.outputFormatting = .sortedKeys
+    #expect(try encoder.encode(envelope) == foundation.encode(envelope))
+  }
 }
