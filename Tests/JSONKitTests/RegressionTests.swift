@@ -166,6 +166,45 @@ struct RegressionTests {
     init?(intValue: Int) { nil }
   }
 
+  // MARK: - JSONValue under key strategies
+
+  /// Decoded through keyed containers, as Foundation decodes it, a
+  /// `JSONValue`'s object keys go through the key strategy; JSONKit built
+  /// it with the keys as written, so under `.convertFromSnakeCase` a value
+  /// that `JKEncoder` had written with `.convertToSnakeCase` came back with
+  /// different keys.
+  @Test func jsonValuesFollowTheKeyStrategy() throws {
+    let json = Data(
+      #"{"top_key":{"a_b":1,"aB":2,"c_d":[{"e_f":null}],"gH":{}},"_x_":[{"y_z":{"z_a":true}}]}"#
+        .utf8)
+    let strategies: [JSONDecoder.KeyDecodingStrategy] = [
+      .useDefaultKeys, .convertFromSnakeCase,
+      .custom { path in AnyKey(path.last!.stringValue.uppercased() + "\(path.count)") },
+    ]
+    for strategy in strategies {
+      let ours = JKDecoder()
+      ours.keyDecodingStrategy = strategy
+      let theirs = JSONDecoder()
+      theirs.keyDecodingStrategy = strategy
+      let expected = try theirs.decode([String: JSONValue].self, from: json)
+      let decoded = try ours.decode([String: JSONValue].self, from: json)
+      #expect(decoded == expected, "\(strategy)")
+      #expect(
+        try ours.decode(JSONValue.self, from: json) == theirs.decode(JSONValue.self, from: json))
+    }
+
+    struct Holder: Codable, Equatable { var someValue: JSONValue }
+    let holder = Holder(someValue: ["innerKey": ["deeperKey": 1]])
+    let encoder = JKEncoder()
+    encoder.keyEncodingStrategy = .convertToSnakeCase
+    let decoder = JKDecoder()
+    decoder.keyDecodingStrategy = .convertFromSnakeCase
+    let encoded = try encoder.encode(holder)
+    #expect(
+      String(decoding: encoded, as: UTF8.self) == #"{"some_value":{"inner_key":{"deeper_key":1}}}"#)
+    #expect(try decoder.decode(Holder.self, from: encoded) == holder)
+  }
+
   // MARK: - JSONValue in JKEncoder
 
   struct Envelope: Encodable {

@@ -198,7 +198,11 @@ extension DecodingSession {
     case ObjectIdentifier(URL.self): return try url(at: index, path: path())
     case ObjectIdentifier(Data.self): return try data(at: index, path: path())
     case ObjectIdentifier(Decimal.self): return try decimal(at: index, path: path())
-    case ObjectIdentifier(JSONValue.self): return try jsonValue(at: index, path: path())
+    case ObjectIdentifier(JSONValue.self):
+      // A custom key strategy depends on each key's path: only Codable's
+      // keyed containers apply it.
+      if case .custom = options.keyDecodingStrategy { return nil }
+      return try jsonValue(at: index, path: path())
     case ObjectIdentifier(Int32.self): return try integer(Int32.self, at: index, path: path())
     case ObjectIdentifier(UInt64.self): return try integer(UInt64.self, at: index, path: path())
     case ObjectIdentifier(UInt.self): return try integer(UInt.self, at: index, path: path())
@@ -216,10 +220,17 @@ extension DecodingSession {
     return nil
   }
 
-  /// A JSONValue built straight from the tape.
+  /// A JSONValue built straight from the tape, with its object keys
+  /// converted as decoding it through keyed containers would convert them.
   func jsonValue(at index: Int, path: @autoclosure () -> [any CodingKey]) throws -> JSONValue {
+    let convert: ((String) -> String)?
+    if case .convertFromSnakeCase = options.keyDecodingStrategy {
+      convert = SnakeCase.camelCased
+    } else {
+      convert = nil
+    }
     do {
-      return try JSONValueBuilder.value(at: index, in: tape)
+      return try JSONValueBuilder.value(at: index, in: tape, convertingKeys: convert)
     } catch {
       throw DecodingErrors.corrupted(
         "Number \(numberText(entries[error.index])) does not fit in a 64-bit integer.",
