@@ -217,28 +217,56 @@ final class DecodingSession {
   func codingPath(to index: Int) -> [any CodingKey] {
     var path: [any CodingKey] = []
     var current = 0
+    var level = 0
     while current != index, current < absentIndex {
       let entry = entries[current]
       guard entry.isContainer, index < entry.containerEnd else { break }
       var child = current + 1
       var ordinal = 0
+      // Resume where the last walk through this container stopped, if that
+      // is not past the value sought.
+      if level < pathHints.count, pathHints[level].container == current,
+        pathHints[level].child <= index
+      {
+        child = pathHints[level].child
+        ordinal = pathHints[level].ordinal
+      }
       if entry.kind == .array {
         while indexAfter(child) <= index {
           child = indexAfter(child)
           ordinal += 1
         }
-        path.append(AnyCodingKey(intValue: ordinal))
-        current = child
       } else {
         while indexAfter(child + 1) <= index {
           child = indexAfter(child + 1)
+          ordinal += 1
         }
+      }
+      let hint = (container: current, child: child, ordinal: ordinal)
+      if level < pathHints.count {
+        pathHints[level] = hint
+      } else {
+        pathHints.append(hint)
+      }
+      level += 1
+      if entry.kind == .array {
+        path.append(AnyCodingKey(intValue: ordinal))
+        current = child
+      } else {
         path.append(AnyCodingKey(stringValue: pathKeyName(child, object: current, path: path)))
         current = child + 1
       }
     }
     return path
   }
+
+  /// Per level of the coding paths rebuilt so far: the container walked at
+  /// that level and the child (with its ordinal) where the walk stopped.
+  /// Decoding visits values in order, so the next path asked for (say, by a
+  /// `try?` that fails on every element of an array) usually resumes there:
+  /// without this, each path would walk every earlier sibling again, and
+  /// failing on all of a large array's elements would take quadratic time.
+  private var pathHints: [(container: Int, child: Int, ordinal: Int)] = []
 
   private func pathKeyName(_ key: Int, object: Int, path: [any CodingKey]) -> String {
     if !rawKeyObjects.isEmpty, rawKeyObjects.contains(object) {

@@ -100,7 +100,11 @@ public final class JKDecoder: @unchecked Sendable {
   }
 
   /// The deepest nesting of arrays and objects accepted; deeper input is an
-  /// error. Default: 512.
+  /// error. Default: 512, as `JSONDecoder`'s fixed limit; values above
+  /// ``JSONValue/maxDepthLimit`` act as that limit.
+  ///
+  /// A type that decodes itself recursively (a tree of nodes) needs call
+  /// stack in proportion to the depth of its input.
   public var maxDepth: Int {
     get { withOptions { $0.maxDepth } }
     set { withOptions { $0.maxDepth = newValue } }
@@ -173,7 +177,8 @@ public final class JKDecoder: @unchecked Sendable {
     let options = withOptions { $0 }
     let context = contexts.take()
     let configuration = ScanConfiguration(
-      options: options.parseOptions, maxDepth: options.maxDepth, allowsBigIntegers: true)
+      options: options.parseOptions, maxDepth: min(options.maxDepth, JSONValue.maxDepthLimit),
+      allowsBigIntegers: true)
     do {
       try Scanner.scan(bytes, into: context, configuration: configuration)
     } catch {

@@ -245,7 +245,11 @@ extension DecodingSession {
     case ObjectIdentifier(URL.self): return try url(at: index, path: path())
     case ObjectIdentifier(Data.self): return try data(at: index, path: path())
     case ObjectIdentifier(Decimal.self): return try decimal(at: index, path: path())
-    case ObjectIdentifier(JSONValue.self): return try jsonValue(at: index, path: path())
+    case ObjectIdentifier(JSONValue.self):
+      // A custom key strategy depends on each key's path: only Codable's
+      // keyed containers apply it.
+      if case .custom = options.keyDecodingStrategy { return nil }
+      return try jsonValue(at: index, path: path())
     case ObjectIdentifier(Int64.self): return try integer(Int64.self, at: index, path: path())
     case ObjectIdentifier(Float.self): return try float(at: index, path: path())
     case ObjectIdentifier(Int32.self): return try integer(Int32.self, at: index, path: path())
@@ -265,10 +269,17 @@ extension DecodingSession {
     return nil
   }
 
-  /// A JSONValue built straight from the tape.
+  /// A JSONValue built straight from the tape, with its object keys
+  /// converted as decoding it through keyed containers would convert them.
   func jsonValue(at index: Int, path: @autoclosure () -> [any CodingKey]) throws -> JSONValue {
+    let convert: ((String) -> String)?
+    if case .convertFromSnakeCase = options.keyDecodingStrategy {
+      convert = SnakeCase.camelCased
+    } else {
+      convert = nil
+    }
     do {
-      return try JSONValueBuilder.value(at: index, in: tape)
+      return try JSONValueBuilder.value(at: index, in: tape, convertingKeys: convert)
     } catch {
       throw DecodingErrors.corrupted(
         "Number \(numberText(entries[error.index])) does not fit in a 64-bit integer.",
@@ -498,8 +509,9 @@ extension IntegerText {
 
 /// Decimal values that keep every digit of a JSON number.
 enum DecimalText {
-  /// Decimal's significand holds at least this many decimal digits exactly.
-  static let maximumDigits = 38
+  /// Decimal's significand is a 128-bit integer: it holds every number of
+  /// up to 38 digits and those of 39 digits up to this one.
+  static let largestSignificand: StaticString = "340282366920938463463374607431768211455"
 
   /// The exact Decimal value of the JSON number `text`, or nil when Decimal
   /// cannot hold it exactly.
@@ -532,7 +544,7 @@ enum DecimalText {
       exponent += 1
     }
     if digits.isEmpty { return negative ? Decimal(sign: .minus, exponent: 0, significand: 0) : 0 }
-    guard digits.count <= maximumDigits, exponent >= -128, exponent <= 127 else { return nil }
+    guard exponent >= -128, exponent <= 127, fitsSignificand(digits) else { return nil }
     var significand = Decimal(0)
     var start = 0
     // Nineteen digits at a time always fit UInt64; each step is exact.
@@ -546,6 +558,17 @@ enum DecimalText {
       start = end
     }
     return Decimal(sign: negative ? .minus : .plus, exponent: exponent, significand: significand)
+  }
+
+  /// Whether the decimal digits (no leading zeros) fit Decimal's 128-bit
+  /// significand.
+  private static func fitsSignificand(_ digits: [UInt8]) -> Bool {
+    let limit = largestSignificand
+    guard digits.count == limit.utf8CodeUnitCount else {
+      return digits.count < limit.utf8CodeUnitCount
+    }
+    // Same length: the digits fit unless they come after the limit's.
+    return limit.withUTF8Buffer { !$0.lexicographicallyPrecedes(digits) }
   }
 
   private static func plusless(_ text: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {

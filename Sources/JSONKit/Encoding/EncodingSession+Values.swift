@@ -52,6 +52,11 @@ extension EncodingSession {
     case ObjectIdentifier(URL.self):
       let text = reinterpret(value, as: URL.self).absoluteString
       writeScalar(into: slot) { $0.writeQuoted(text) }
+    case ObjectIdentifier(JSONValue.self):
+      // A key strategy renames object keys, which only Codable's keyed
+      // containers apply.
+      guard case .useDefaultKeys = options.keyEncodingStrategy else { return false }
+      try write(reinterpret(value, as: JSONValue.self), into: slot)
     case ObjectIdentifier(Decimal.self):
       var text = reinterpret(value, as: Decimal.self).description
       writeScalar(into: slot) { writer in
@@ -61,6 +66,34 @@ extension EncodingSession {
       return false
     }
     return true
+  }
+
+  // MARK: - Untyped values
+
+  /// Writes a `JSONValue` with the value writer, whose output equals what
+  /// its Codable conformance would encode: one pass, without a container or
+  /// a call-stack frame per nested value, so any depth can be written.
+  private func write(_ value: JSONValue, into slot: EncodingSlot) throws {
+    let doubles: JSONValueWriter.DoubleStyle
+    if case .convertToString(let positiveInfinity, let negativeInfinity, let nan) =
+      options.nonConformingFloatEncodingStrategy
+    {
+      doubles = .strings(
+        positiveInfinity: positiveInfinity, negativeInfinity: negativeInfinity, nan: nan)
+    } else {
+      doubles = .json
+    }
+    do {
+      try writeIndented(into: slot) { writer, indentLevel in
+        try JSONValueWriter.write(value, into: &writer, doubles: doubles, indentLevel: indentLevel)
+      }
+    } catch EncodingError.invalidValue(let invalid, let context) {
+      throw EncodingError.invalidValue(
+        invalid,
+        EncodingError.Context(
+          codingPath: codingPath(of: slot) + context.codingPath,
+          debugDescription: context.debugDescription))
+    }
   }
 
   // MARK: - Floating point

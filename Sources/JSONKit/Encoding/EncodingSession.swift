@@ -59,6 +59,14 @@ final class EncodingSession {
     try state.pointee.writeScalar(into: slot, write)
   }
 
+  /// Writes a whole value's text into `slot` at once; `write` gets the
+  /// indentation level of the line the value starts on.
+  func writeIndented(
+    into slot: EncodingSlot, _ write: (inout ByteWriter, _ indentLevel: Int) throws -> Void
+  ) rethrows {
+    try state.pointee.writeIndented(into: slot, write)
+  }
+
   func openContainer(in slot: EncodingSlot, isObject: Bool) -> Int {
     state.pointee.openContainer(in: slot, isObject: isObject)
   }
@@ -271,6 +279,25 @@ struct EncodingState: ~Copyable {
     if mode == .tree { return try treeWriteScalar(into: slot, write) }
     guard prepare(slot) else { return }
     try write(&writer)
+    frames[frames.count - 1].awaitingValue = false
+  }
+
+  /// Writes a whole value's text into `slot`, as ``writeScalar(into:_:)``
+  /// does, telling `write` how deeply the value's line is indented.
+  mutating func writeIndented(
+    into slot: EncodingSlot, _ write: (inout ByteWriter, Int) throws -> Void
+  ) rethrows {
+    if mode == .tree {
+      var depth = 0
+      var current = slot
+      while current.container != 0, let parent = nodes[current.container].parentSlot {
+        depth += 1
+        current = parent
+      }
+      return try treeWriteScalar(into: slot) { try write(&$0, depth) }
+    }
+    guard prepare(slot) else { return }
+    try write(&writer, indentLevel)
     frames[frames.count - 1].awaitingValue = false
   }
 

@@ -79,13 +79,16 @@ final class ScanContextPool: @unchecked Sendable {
     lock.lock()
     let context = contexts.popLast()
     lock.unlock()
-    guard let context else { return ScanContext() }
-    context.state.reset()
-    return context
+    return context ?? ScanContext()
   }
 
   /// Returns a context that its user no longer references.
+  ///
+  /// It is readied for its next document here rather than when taken, so
+  /// that the buffers of a huge document are freed as soon as it is done
+  /// with, not kept by an idle context until the next one.
   func give(_ context: ScanContext) {
+    context.state.reset()
     lock.lock()
     if contexts.count < limit { contexts.append(context) }
     lock.unlock()

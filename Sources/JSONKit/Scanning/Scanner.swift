@@ -139,8 +139,11 @@ struct Scanner {
       }
     }
 
+    // Whatever follows the value is ignored when text after it is
+    // permitted, even an unclosed comment or ill-formed UTF-8 in one.
+    if configuration.options.contains(.permitTextAfterValidJSON) { return }
     try skipWhitespace()
-    if index < end, !configuration.options.contains(.permitTextAfterValidJSON) {
+    if index < end {
       throw ScanFailure(
         .textAfterValue, "unexpected \(describe(at: index)) after the value", at: index)
     }

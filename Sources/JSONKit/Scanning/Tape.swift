@@ -62,18 +62,31 @@ struct Tape {
   static func numberText(of entry: TapeEntry, in input: UnsafeRawBufferPointer)
     -> UnsafeRawBufferPointer
   {
+    // The scanner accepted a number here, so the text follows JSON's
+    // grammar; what comes after it (which `.permitTextAfterValidJSON`
+    // ignores) may look like more of a number, as in `1.5.2` or `2+2`, and
+    // must not be taken for part of it.
     let start = entry.offset
     var end = start
-    while end < input.count {
-      switch input[end] {
-      case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "+"),
-        UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"):
+    if end < input.count, input[end] == UInt8(ascii: "-") { end += 1 }
+    end = digitsEnd(in: input, from: end)
+    if end < input.count, input[end] == UInt8(ascii: ".") {
+      end = digitsEnd(in: input, from: end + 1)
+    }
+    if end < input.count, input[end] | 0x20 == UInt8(ascii: "e") {
+      end += 1
+      if end < input.count, input[end] == UInt8(ascii: "+") || input[end] == UInt8(ascii: "-") {
         end += 1
-      default:
-        return UnsafeRawBufferPointer(rebasing: input[start..<end])
       }
+      end = digitsEnd(in: input, from: end)
     }
     return UnsafeRawBufferPointer(rebasing: input[start..<end])
+  }
+
+  private static func digitsEnd(in input: UnsafeRawBufferPointer, from start: Int) -> Int {
+    var end = start
+    while end < input.count, input[end] &- UInt8(ascii: "0") < 10 { end += 1 }
+    return end
   }
 }
 

@@ -282,33 +282,24 @@ extension JSONObject: ExpressibleByDictionaryLiteral {
 extension JSONObject: Hashable {
   /// Whether both objects have the same keys with equal values, in any order.
   public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
-    guard lhs.count == rhs.count else { return false }
-    var position = 0
-    // Objects compared for equality often list their keys in the same order.
-    while position < lhs.count, lhs.members[position].key == rhs.members[position].key {
-      guard lhs.members[position].value == rhs.members[position].value else { return false }
-      position += 1
-    }
-    while position < lhs.count {
-      let member = lhs.members[position]
-      guard let other = rhs.index(forKey: member.key),
-        rhs.members[other].value == member.value
-      else { return false }
-      position += 1
-    }
-    return true
+    JSONValue.containersEqual(.object(lhs), .object(rhs))
   }
 
   /// Hashes the members without regard to their order.
   public func hash(into hasher: inout Hasher) {
+    hash(into: &hasher, depth: JSONValue.hashedDepth)
+  }
+
+  func hash(into hasher: inout Hasher, depth: Int) {
+    hasher.combine(members.count)
+    guard depth > 0 else { return }
     var sum = 0
     for member in members {
       var memberHasher = Hasher()
       memberHasher.combine(member.key)
-      memberHasher.combine(member.value)
+      member.value.hash(into: &memberHasher, depth: depth - 1)
       sum &+= memberHasher.finalize()
     }
-    hasher.combine(members.count)
     hasher.combine(sum)
   }
 }

@@ -5,15 +5,21 @@ extension JSONValue: Hashable {
   /// objects compare as unordered maps; arrays element by element in order.
   public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
     switch (lhs, rhs) {
+    case (.array, .array), (.object, .object):
+      return containersEqual(lhs, rhs)
+    default:
+      return scalarsEqual(lhs, rhs)
+    }
+  }
+
+  /// Equality of two values that are not both arrays or both objects.
+  private static func scalarsEqual(_ lhs: JSONValue, _ rhs: JSONValue) -> Bool {
+    switch (lhs, rhs) {
     case (.null, .null):
       return true
     case (.bool(let left), .bool(let right)):
       return left == right
     case (.string(let left), .string(let right)):
-      return left == right
-    case (.array(let left), .array(let right)):
-      return left == right
-    case (.object(let left), .object(let right)):
       return left == right
     case (.int(let left), .int(let right)):
       return left == right
@@ -32,10 +38,65 @@ extension JSONValue: Hashable {
     }
   }
 
+  /// Equality of two arrays or two objects, walked with a list of pairs
+  /// still to compare instead of recursion, so that the depth of a value
+  /// costs heap, not call stack.
+  static func containersEqual(_ lhs: JSONValue, _ rhs: JSONValue) -> Bool {
+    var pending = [(lhs, rhs)]
+    // Compares scalars at once and leaves pairs of containers for later.
+    func compare(_ left: JSONValue, _ right: JSONValue) -> Bool {
+      switch (left, right) {
+      case (.array, .array), (.object, .object):
+        pending.append((left, right))
+        return true
+      default:
+        return scalarsEqual(left, right)
+      }
+    }
+    while let (left, right) = pending.popLast() {
+      switch (left, right) {
+      case (.array(let left), .array(let right)):
+        guard left.count == right.count else { return false }
+        for index in left.indices where !compare(left[index], right[index]) {
+          return false
+        }
+      case (.object(let left), .object(let right)):
+        guard left.count == right.count else { return false }
+        var position = 0
+        // Objects compared for equality often list their keys in the same order.
+        while position < left.count, left.members[position].key == right.members[position].key {
+          guard compare(left.members[position].value, right.members[position].value) else {
+            return false
+          }
+          position += 1
+        }
+        while position < left.count {
+          let member = left.members[position]
+          guard let other = right.index(forKey: member.key),
+            compare(member.value, right.members[other].value)
+          else { return false }
+          position += 1
+        }
+      default:
+        return false
+      }
+    }
+    return true
+  }
+
   /// Hashes the value consistently with `==`: equal numbers hash alike
   /// whichever case holds them, and object members hash without regard to
   /// order.
   public func hash(into hasher: inout Hasher) {
+    hash(into: &hasher, depth: Self.hashedDepth)
+  }
+
+  /// How many levels of nesting feed the hash. Deeper containers add only
+  /// their kind and count: equal values still hash alike, and hashing uses
+  /// bounded call stack however deep the value is.
+  static let hashedDepth = 32
+
+  func hash(into hasher: inout Hasher, depth: Int) {
     switch self {
     case .null:
       hasher.combine(0 as UInt8)
@@ -61,10 +122,14 @@ extension JSONValue: Hashable {
       hasher.combine(value)
     case .array(let elements):
       hasher.combine(5 as UInt8)
-      hasher.combine(elements)
+      hasher.combine(elements.count)
+      guard depth > 0 else { return }
+      for element in elements {
+        element.hash(into: &hasher, depth: depth - 1)
+      }
     case .object(let object):
       hasher.combine(6 as UInt8)
-      hasher.combine(object)
+      object.hash(into: &hasher, depth: depth)
     }
   }
 

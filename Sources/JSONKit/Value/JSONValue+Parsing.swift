@@ -1,6 +1,18 @@
 import Foundation
 
 extension JSONValue {
+  /// The deepest nesting of arrays and objects that parsing and `JKDecoder`
+  /// accept, whatever larger `maxDepth` is asked for.
+  ///
+  /// A `JSONValue` is a tree of Swift values, and the standard library
+  /// frees (and Codable walks) such a tree with one call-stack frame per
+  /// level. The limit keeps every value JSONKit builds shallow enough to be
+  /// compared, hashed, written, encoded and freed within a 512 KiB stack,
+  /// the size of a secondary thread's stack on Apple platforms, so that no
+  /// input can turn into a stack overflow later. Validation applies it too,
+  /// so that it accepts exactly what parsing accepts.
+  public static let maxDepthLimit = 1024
+
   /// Parses JSON bytes into a value.
   ///
   /// ```swift
@@ -11,7 +23,8 @@ extension JSONValue {
   /// - Parameters:
   ///   - data: UTF-8 JSON text; a leading byte order mark is skipped.
   ///   - options: extensions to strict JSON to accept; `[]` is strict.
-  ///   - maxDepth: the deepest nesting of arrays and objects accepted.
+  ///   - maxDepth: the deepest nesting of arrays and objects accepted; at
+  ///     most ``maxDepthLimit``.
   /// - Throws: ``JKParseError`` saying what is wrong and where.
   public init(parsing data: Data, options: JKParseOptions = [], maxDepth: Int = 512)
     throws(JKParseError)
@@ -125,8 +138,9 @@ extension JSONValue {
     let pool = ScanContextPool.shared
     let context = pool.take()
     defer { pool.give(context) }
-    try Scanner.scan(
-      bytes, into: context, configuration: ScanConfiguration(options: options, maxDepth: maxDepth))
+    let configuration = ScanConfiguration(
+      options: options, maxDepth: Swift.min(maxDepth, maxDepthLimit))
+    try Scanner.scan(bytes, into: context, configuration: configuration)
     return try body(Tape(context: context, input: bytes))
   }
 }

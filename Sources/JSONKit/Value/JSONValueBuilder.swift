@@ -21,7 +21,13 @@ enum JSONValueBuilder {
   }
 
   /// The value whose entry is at `root`.
-  static func value(at root: Int, in tape: Tape) throws(BigInteger) -> JSONValue {
+  ///
+  /// With `convert`, each object's keys are converted by it after
+  /// duplicates are resolved; keys that convert alike then keep the first
+  /// one's value, as a keyed decoding container under a key strategy does.
+  static func value(
+    at root: Int, in tape: Tape, convertingKeys convert: ((String) -> String)? = nil
+  ) throws(BigInteger) -> JSONValue {
     var frames: [Frame] = []
     var index = root
     while true {
@@ -70,14 +76,25 @@ enum JSONValueBuilder {
         guard index == frames[top].end else { break }
         let frame = frames.removeLast()
         if frame.isObject {
-          value = .object(
+          let object =
             frame.hasDuplicateKeys
-              ? JSONObject(frame.members) : JSONObject(uniqueKeysWithValues: frame.members))
+            ? JSONObject(frame.members) : JSONObject(uniqueKeysWithValues: frame.members)
+          value = .object(convert.map { converted(object, by: $0) } ?? object)
         } else {
           value = .array(frame.elements)
         }
       }
       if frames.isEmpty { return value }
     }
+  }
+
+  private static func converted(_ object: JSONObject, by convert: (String) -> String) -> JSONObject
+  {
+    var result = JSONObject()
+    for member in object {
+      let key = convert(member.key)
+      if result[key] == nil { result[key] = member.value }
+    }
+    return result
   }
 }

@@ -15,6 +15,9 @@ struct JSONValueWriter {
     /// Swift's `description`, which always shows a fraction or an exponent
     /// (`1.0`), so that doubles can be told from integers.
     case debug
+    /// As `json`, but NaN and the infinities are written as these strings
+    /// (`JKEncoder`'s `.convertToString` strategy).
+    case strings(positiveInfinity: String, negativeInfinity: String, nan: String)
   }
 
   /// An open container: its children and the position of the next one.
@@ -42,19 +45,25 @@ struct JSONValueWriter {
   }
 
   private let doubleStyle: DoubleStyle
+  /// The indentation level of the line the value starts on, when it is
+  /// written inside other text (as `JKEncoder` writes a member's value).
+  private let baseIndent: Int
   /// The open containers around `current`, outermost (the root level) first.
   private var parents: [Level] = []
   private var current = Level.root
 
-  private init(doubleStyle: DoubleStyle) {
+  private init(doubleStyle: DoubleStyle, baseIndent: Int) {
     self.doubleStyle = doubleStyle
+    self.baseIndent = baseIndent
   }
 
-  /// Writes `value` with the writer's formatting options.
+  /// Writes `value` with the writer's formatting options; pretty-printed
+  /// lines are indented `indentLevel` levels more than on their own.
   static func write(
-    _ value: JSONValue, into writer: inout ByteWriter, doubles: DoubleStyle = .json
+    _ value: JSONValue, into writer: inout ByteWriter, doubles: DoubleStyle = .json,
+    indentLevel: Int = 0
   ) throws {
-    var walker = JSONValueWriter(doubleStyle: doubles)
+    var walker = JSONValueWriter(doubleStyle: doubles, baseIndent: indentLevel)
     try walker.write(value, into: &writer)
   }
 
@@ -109,7 +118,7 @@ struct JSONValueWriter {
           current.next = position + 1
           writer.append(UInt8(ascii: ","))
           if writer.isPrettyPrinted {
-            writer.appendNewline(indentLevel: parents.count)
+            writer.appendNewline(indentLevel: parents.count + baseIndent)
           }
           if current.isObject {
             let member = current.members[current.memberIndex(position)]
@@ -122,7 +131,7 @@ struct JSONValueWriter {
         }
         guard !parents.isEmpty else { return }
         if writer.isPrettyPrinted {
-          writer.appendNewline(indentLevel: parents.count - 1)
+          writer.appendNewline(indentLevel: parents.count - 1 + baseIndent)
         }
         writer.append(current.isObject ? UInt8(ascii: "}") : UInt8(ascii: "]"))
         current = parents.removeLast()
@@ -135,7 +144,7 @@ struct JSONValueWriter {
     parents.append(current)
     current = level
     if writer.isPrettyPrinted {
-      writer.appendNewline(indentLevel: parents.count)
+      writer.appendNewline(indentLevel: parents.count + baseIndent)
     }
   }
 
@@ -153,18 +162,20 @@ struct JSONValueWriter {
     writer.append(open)
     if writer.isPrettyPrinted {
       writer.append(UInt8(ascii: "\n"))
-      writer.appendNewline(indentLevel: parents.count)
+      writer.appendNewline(indentLevel: parents.count + baseIndent)
     }
     writer.append(close)
   }
 
   private func write(_ double: Double, into writer: inout ByteWriter) throws {
     switch doubleStyle {
-    case .json, .lenient:
+    case .json, .lenient, .strings:
       if double.isFinite {
         writer.writeFinite(double)
-      } else if doubleStyle == .lenient {
+      } else if case .lenient = doubleStyle {
         writer.append(double.isNaN ? "NaN" : double < 0 ? "-Infinity" : "Infinity")
+      } else if case .strings(let positiveInfinity, let negativeInfinity, let nan) = doubleStyle {
+        writer.writeQuoted(double.isNaN ? nan : double < 0 ? negativeInfinity : positiveInfinity)
       } else {
         throw EncodingError.invalidValue(
           double,

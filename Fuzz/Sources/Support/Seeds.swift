@@ -1,0 +1,138 @@
+import Foundation
+import JSONKit
+
+/// libFuzzer calls this once before fuzzing. With `JSONKIT_FUZZ_SEEDS` set
+/// to a directory, the target instead writes its seed corpus there and
+/// exits: the conformance fixtures, small cuts of the benchmark corpora,
+/// and encoded model values, each behind a selector byte. The fixtures and
+/// corpora are found from `JSONKIT_FUZZ_ROOT`, the package root.
+@_cdecl("LLVMFuzzerInitialize")
+public func fuzzerInitialize(
+  _ argc: UnsafeMutablePointer<CInt>?,
+  _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>?
+) -> CInt {
+  let environment = ProcessInfo.processInfo.environment
+  guard let output = environment["JSONKIT_FUZZ_SEEDS"] else { return 0 }
+  let root = URL(fileURLWithPath: environment["JSONKIT_FUZZ_ROOT"] ?? ".")
+  let maxLength = environment["JSONKIT_FUZZ_MAX_LEN"].flatMap { Int($0) } ?? 4096
+  do {
+    var seeds = SeedWriter(directory: URL(fileURLWithPath: output), maxLength: maxLength)
+    try seeds.writeAll(root: root, models: fuzzTargetUsesModels)
+    print("wrote \(seeds.written) seeds to \(output)")
+    exit(0)
+  } catch {
+    print("writing seeds failed: \(error)")
+    exit(1)
+  }
+}
+
+/// Writes seed inputs, one file each, named by a hash of their bytes.
+struct SeedWriter {
+  let directory: URL
+  let maxLength: Int
+  private(set) var written = 0
+
+  init(directory: URL, maxLength: Int) {
+    self.directory = directory
+    self.maxLength = maxLength
+  }
+
+  mutating func writeAll(root: URL, models: Bool) throws {
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    try writeFixtures(root.appendingPathComponent("Tests/Fixtures/JSONTestSuite"))
+    try writeCorpusCuts(root.appendingPathComponent("Benchmarks/Data"))
+    try writeTokens()
+    if models { try writeModels() }
+  }
+
+  /// Every JSONTestSuite file, strict and with all options on.
+  private mutating func writeFixtures(_ suite: URL) throws {
+    for folder in ["test_parsing", "test_transform"] {
+      let url = suite.appendingPathComponent(folder)
+      let names = try FileManager.default.contentsOfDirectory(atPath: url.path).sorted()
+      for name in names where name.hasSuffix(".json") {
+        let bytes = [UInt8](try Data(contentsOf: url.appendingPathComponent(name)))
+        try write(bytes, selector: 0x00)
+        if name.hasPrefix("i_") || name.hasPrefix("n_") { try write(bytes, selector: 0x0F) }
+      }
+    }
+  }
+
+  /// From each benchmark corpus: its first bytes, a few windows that start
+  /// at a container, and whole sub-values that fit the length limit.
+  private mutating func writeCorpusCuts(_ data: URL) throws {
+    let names = try FileManager.default.contentsOfDirectory(atPath: data.path).sorted()
+    for name in names where name.hasSuffix(".json") {
+      let bytes = [UInt8](try Data(contentsOf: data.appendingPathComponent(name)))
+      let window = maxLength - 1
+      try write(Array(bytes.prefix(window)), selector: 0x00)
+      let starts = bytes.indices.filter { bytes[$0] == UInt8(ascii: "{") }
+      for start in stride(from: 0, to: starts.count, by: max(1, starts.count / 8)) {
+        try write(Array(bytes[starts[start]...].prefix(window)), selector: 0x08)
+      }
+      var subvalues: [JSONValue] = []
+      collect(try JSONValue(parsing: bytes), into: &subvalues)
+      for index in stride(from: 0, to: subvalues.count, by: max(1, subvalues.count / 40)) {
+        try write(try subvalues[index].jsonBytes(options: .withoutEscapingSlashes), selector: 0x00)
+      }
+    }
+  }
+
+  /// The values in `value` whose text fits a seed, outermost first.
+  private func collect(_ value: JSONValue, into values: inout [JSONValue]) {
+    var pending = [value]
+    while let value = pending.popLast() {
+      let size = (try? value.jsonBytes().count) ?? 0
+      if size >= 16, size < maxLength - 1 {
+        values.append(value)
+        continue
+      }
+      switch value {
+      case .array(let elements): pending.append(contentsOf: elements.reversed())
+      case .object(let object): pending.append(contentsOf: object.values.reversed())
+      default: break
+      }
+    }
+  }
+
+  /// Short documents around the tokens JSONKit treats specially.
+  private mutating func writeTokens() throws {
+    let documents = [
+      #"[-0, 0.1e-400, 1e309, 18446744073709551615, -9223372036854775808, 1E+2, 2.5e-324]"#,
+      #"["\ud83d\ude00", "\u0000", "\ufdd0", "\uDFFF\uD800", "\/\b\f\n\r\t", "é"]"#,
+      #"{"a":1,"a":2,"e\u0301":3,"é":4} // comment"#,
+      "[1 /* block */, 2]\u{2028}\u{85}\u{0B}",
+      "\u{FEFF}{\"bom\":true} trailing",
+    ]
+    for document in documents {
+      for selector: UInt8 in [0x00, 0x01, 0x03, 0x04, 0x08, 0x0F] {
+        try write(Array(document.utf8), selector: selector)
+      }
+    }
+  }
+
+  /// Encoded model values, in every output format, with invalid bytes
+  /// spliced in.
+  private mutating func writeModels() throws {
+    let encoder = JKEncoder()
+    for model in FuzzModel.samples {
+      for formatting in [JKOutputFormatting(), [.prettyPrinted, .sortedKeys], .escapeUnicode] {
+        encoder.outputFormatting = formatting
+        try write(try encoder.encodeToBytes(model), selector: 0x00)
+      }
+      encoder.outputFormatting = []
+      encoder.keyEncodingStrategy = .convertToSnakeCase
+      try write(try encoder.encodeToBytes(model), selector: 0x10)
+      encoder.keyEncodingStrategy = .useDefaultKeys
+    }
+  }
+
+  private mutating func write(_ document: [UInt8], selector: UInt8) throws {
+    let bytes = [selector] + document.prefix(maxLength - 1)
+    var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+    for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01B3 }
+    let name = String(hash, radix: 16)
+    try Data(bytes).write(to: directory.appendingPathComponent(name))
+    written += 1
+  }
+}

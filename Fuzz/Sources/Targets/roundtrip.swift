@@ -1,0 +1,179 @@
+import Foundation
+import JSONKit
+
+// Round trips: whatever parses must write, and what is written must read
+// back as the same value.
+//
+// Selector bits 0–3 are the parse options; bit 4 snake_case keys for the
+// model (`.convertFromSnakeCase` in, `.convertToSnakeCase` out). Checked for
+// every input that parses, under each of the sixteen output formats:
+//
+// - `jsonBytes`, `jsonData` and `jsonString` write the same text; it is
+//   well-formed UTF-8, ASCII under `.escapeUnicode`, with `/` escaped unless
+//   told not to; pretty text is the compact text plus whitespace;
+// - the text parses strictly as the same value (doubles bit for bit,
+//   strings byte for byte, keys in order, or sorted under `.sortedKeys`);
+// - `JKEncoder` writes the same bytes, for the value and for a wrapper
+//   that encodes it through Codable's generic containers;
+// - a model decoded from the input encodes, decodes back to an equal model,
+//   and its text parses.
+
+let fuzzTargetUsesModels = true
+
+private let encoders: [JKEncoder] = allOutputFormattings.map { formatting in
+  let encoder = JKEncoder()
+  encoder.outputFormatting = formatting
+  return encoder
+}
+
+private let modelDecoders: [JKDecoder] = (0..<32).map { bits in
+  let decoder = JKDecoder()
+  decoder.parseOptions = JKParseOptions(rawValue: UInt32(bits & 0x0F))
+  if bits & 0x10 != 0 { decoder.keyDecodingStrategy = .convertFromSnakeCase }
+  return decoder
+}
+
+private let modelEncoders: [[JKEncoder]] = [false, true].map { snakeCase in
+  allOutputFormattings.map { formatting in
+    let encoder = JKEncoder()
+    encoder.outputFormatting = formatting
+    if snakeCase { encoder.keyEncodingStrategy = .convertToSnakeCase }
+    return encoder
+  }
+}
+
+/// libFuzzer's entry point: one round trip of one input.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzRoundTrip(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+  guard let input = FuzzInput(data, size) else { return 0 }
+  if let value = try? JSONValue(parsing: input.document, options: input.parseOptions) {
+    roundTrip(value)
+  }
+  let decoder = modelDecoders[Int(input.selector & 0x1F)]
+  if let model = try? decoder.decode(FuzzModel.self, from: input.data) {
+    roundTrip(model, snakeCase: input.selector & 0x10 != 0)
+  }
+  return 0
+}
+
+private func roundTrip(_ value: JSONValue) {
+  // `.prettyPrinted` is bit 0, so each format's compact twin comes just
+  // before it.
+  var compact: [UInt8] = []
+  for (index, formatting) in allOutputFormattings.enumerated() {
+    guard let bytes = try? value.jsonBytes(options: formatting) else {
+      violated("a parsed value can be written", "\(formatting)")
+    }
+    checkWritten(bytes, formatting: formatting, value: value)
+    require(
+      (try? value.jsonData(options: formatting)) == Data(bytes)
+        && (try? value.jsonString(options: formatting)).map { Array($0.utf8) } == bytes,
+      "jsonBytes, jsonData and jsonString agree")
+    if formatting.contains(.prettyPrinted) {
+      require(
+        compacted(bytes) == compact, "pretty text is compact text plus whitespace", show(bytes))
+    } else {
+      compact = bytes
+    }
+
+    guard let reread = try? JSONValue(parsing: bytes) else {
+      violated("written text parses strictly", "\(formatting): \(show(bytes))")
+    }
+    let sorted = formatting.contains(.sortedKeys)
+    if let difference = difference(value, reread, keyOrder: !sorted) {
+      violated("written text reads back as the same value", "\(formatting): \(difference)")
+    }
+    if sorted { require(keysAreSorted(reread), "sorted output has sorted keys", show(bytes)) }
+
+    let encoder = encoders[index]
+    guard let encoded = try? encoder.encodeToBytes(value) else {
+      violated("JKEncoder encodes a parsed value", "\(formatting)")
+    }
+    require(
+      encoded == bytes, "JKEncoder writes a JSONValue as jsonBytes does",
+      "\(formatting)\n\(show(encoded))\n\(show(bytes))")
+    guard let generic = try? encoder.encodeToBytes(GenericCodable(value: value)) else {
+      violated("JKEncoder encodes a value through generic containers", "\(formatting)")
+    }
+    require(
+      generic == bytes, "generic Codable encoding writes what jsonBytes writes",
+      "\(formatting)\n\(show(generic))\n\(show(bytes))")
+  }
+}
+
+private func roundTrip(_ model: FuzzModel, snakeCase: Bool) {
+  let decoder = modelDecoders[snakeCase ? 0x10 : 0]
+  for (index, formatting) in allOutputFormattings.enumerated() {
+    let encoder = modelEncoders[snakeCase ? 1 : 0][index]
+    let bytes: [UInt8]
+    do {
+      bytes = try encoder.encodeToBytes(model)
+    } catch {
+      violated("a decoded model encodes", "\(formatting): \(error)")
+    }
+    do {
+      let value = try JSONValue(parsing: bytes)
+      if formatting.contains(.sortedKeys) {
+        require(keysAreSorted(value), "JKEncoder sorts keys", show(bytes))
+      }
+    } catch {
+      // 128-bit integers and long decimals are beyond what JSONValue holds.
+      require(
+        error.kind == .integerOutOfRange, "JKEncoder's text parses strictly",
+        "\(formatting): \(error)\n\(show(bytes))")
+    }
+    let back: FuzzModel
+    do {
+      back = try decoder.decode(FuzzModel.self, from: bytes)
+    } catch {
+      violated("an encoded model decodes", "\(formatting): \(error)\n\(show(bytes))")
+    }
+    require(back == model, "a model decodes to what was encoded", "\(formatting): \(show(bytes))")
+  }
+}
+
+/// Encodes a `JSONValue` through keyed, unkeyed and single-value containers,
+/// as any Codable type would, so that the encoder's generic path is
+/// compared with the value writer.
+private struct GenericCodable: Encodable {
+  let value: JSONValue
+
+  private struct Key: CodingKey {
+    let stringValue: String
+    var intValue: Int? { nil }
+    init(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
+  }
+
+  func encode(to encoder: any Encoder) throws {
+    switch value {
+    case .null:
+      var container = encoder.singleValueContainer()
+      try container.encodeNil()
+    case .bool(let bool):
+      var container = encoder.singleValueContainer()
+      try container.encode(bool)
+    case .int(let integer):
+      var container = encoder.singleValueContainer()
+      try container.encode(integer)
+    case .uint(let integer):
+      var container = encoder.singleValueContainer()
+      try container.encode(integer)
+    case .double(let double):
+      var container = encoder.singleValueContainer()
+      try container.encode(double)
+    case .string(let string):
+      var container = encoder.singleValueContainer()
+      try container.encode(string)
+    case .array(let elements):
+      var container = encoder.unkeyedContainer()
+      for element in elements { try container.encode(GenericCodable(value: element)) }
+    case .object(let object):
+      var container = encoder.container(keyedBy: Key.self)
+      for member in object {
+        try container.encode(
+          GenericCodable(value: member.value), forKey: Key(stringValue: member.key))
+      }
+    }
+  }
+}
