@@ -245,6 +245,23 @@ struct RegressionTests {
       }
       #expect(try encoder.encode(envelope) == foundation.encode(envelope), "\(bits)")
       #expect(try encoder.encode(payload) == foundation.encode(payload), "\(bits)")
+      let late = LateContainer(payload: payload)
+      #expect(try encoder.encode(late) == foundation.encode(late), "\(bits)")
+    }
+  }
+
+  /// Writes into a nested container after a later sibling, which sends
+  /// `JKEncoder` down its tree path.
+  struct LateContainer: Encodable {
+    var payload: JSONValue
+
+    func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: AnyKey.self)
+      var first = container.nestedUnkeyedContainer(forKey: AnyKey("first"))
+      var second = container.nestedContainer(keyedBy: AnyKey.self, forKey: AnyKey("second"))
+      try second.encode(payload, forKey: AnyKey("inner"))
+      try first.encode(payload)
+      try first.encode([payload])
     }
   }
 
