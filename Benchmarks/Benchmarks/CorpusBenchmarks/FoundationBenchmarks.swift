@@ -17,6 +17,16 @@ func foundationBenchmarks() {
     .twitter, Twitter.SearchResult.self, TwitterFromSnakeCase.SearchResult.self)
   foundationCodableBenchmarks(.citmCatalog, CITM.Catalog.self, CITM.Catalog.self)
   foundationCodableBenchmarks(.canada, Canada.FeatureCollection.self, Canada.FeatureCollection.self)
+
+  let decoder = JSONDecoder()
+  for megabytes in scaleSizes {
+    scaleBenchmark(megabytes, "JSONSerialization") {
+      try JSONSerialization.jsonObject(with: $0)
+    }
+    scaleBenchmark(megabytes, "JSONDecoder") {
+      try decoder.decode([Records.Record].self, from: $0)
+    }
+  }
 }
 
 /// Decodes `corpus` into `Model` (default keys) and `SnakeModel`

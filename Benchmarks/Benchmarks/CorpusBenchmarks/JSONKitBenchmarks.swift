@@ -19,6 +19,13 @@ func jsonKitBenchmarks() {
     .twitter, Twitter.SearchResult.self, TwitterFromSnakeCase.SearchResult.self)
   jsonKitCodableBenchmarks(.citmCatalog, CITM.Catalog.self, CITM.Catalog.self)
   jsonKitCodableBenchmarks(.canada, Canada.FeatureCollection.self, Canada.FeatureCollection.self)
+
+  let decoder = JKDecoder()
+  for megabytes in scaleSizes {
+    scaleBenchmark(megabytes, "JSONValue.validate") { try JSONValue.validate($0) }
+    scaleBenchmark(megabytes, "JSONValue") { try JSONValue(parsing: $0) }
+    scaleBenchmark(megabytes, "JKDecoder") { try decoder.decode([Records.Record].self, from: $0) }
+  }
 }
 
 /// Decodes `corpus` into `Model` (default keys) and `SnakeModel`

@@ -80,3 +80,27 @@ func writeBenchmark<Input>(
     try prepare(corpus.data(in: dataDirectory))
   }
 }
+
+/// The sizes of the generated documents that the `Scale` benchmarks read: equal
+/// MB/s at every size means time that grows linearly with the input.
+let scaleSizes = [1, 10, 100]
+
+/// Registers a benchmark that reads a generated document of `megabytes` MB
+/// (`Records.document(size:)`), made once in setup, outside the measured region.
+/// Each iteration of the largest takes seconds, so these run for longer.
+func scaleBenchmark(
+  _ megabytes: Int, _ api: String, read: @escaping (Data) throws -> some Any
+) {
+  var configuration = Benchmark.defaultConfiguration
+  configuration.metrics.append(Rate.input)
+  configuration.maxDuration = .seconds(5)
+  configuration.maxIterations = 100
+  Benchmark("Scale/records-\(megabytes)MB/\(api)", configuration: configuration) {
+    benchmark, input in
+    let start = ContinuousClock.now
+    blackHole(try read(input))
+    benchmark.measurement(Rate.input, Rate.bytesPerSecond(input.count, since: start))
+  } setup: {
+    Data(Records.document(size: megabytes * 1_000_000).bytes)
+  }
+}
