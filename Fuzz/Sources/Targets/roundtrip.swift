@@ -15,8 +15,9 @@ import JSONKit
 //   strings byte for byte, keys in order, or sorted under `.sortedKeys`);
 // - `JKEncoder` writes the same bytes, for the value and for a wrapper
 //   that encodes it through Codable's generic containers;
-// - a model decoded from the input encodes, decodes back to an equal model,
-//   and its text parses.
+// - a model decoded from the input encodes, decodes back to an equal model
+//   (with snake_case keys, which may change the keys of a `JSONValue`, equal
+//   from the second round trip on), and its text parses.
 
 let fuzzTargetUsesModels = true
 
@@ -128,7 +129,16 @@ private func roundTrip(_ model: FuzzModel, snakeCase: Bool) {
     } catch {
       violated("an encoded model decodes", "\(formatting): \(error)\n\(show(bytes))")
     }
-    require(back == model, "a model decodes to what was encoded", "\(formatting): \(show(bytes))")
+    if back == model { continue }
+    // snake_case conversion is not one-to-one: the keys inside `extra` (a
+    // `JSONValue`, whose keys go through the strategies as Foundation's do)
+    // may come back changed, as `"Any"` comes back `"any"`. What comes back
+    // once must then come back unchanged.
+    require(snakeCase, "a model decodes to what was encoded", "\(formatting): \(show(bytes))")
+    let again = try? decoder.decode(FuzzModel.self, from: encoder.encodeToBytes(back))
+    require(
+      again == back, "a snake_case model decodes to what was encoded after one round trip",
+      "\(formatting): \(show(bytes))")
   }
 }
 
