@@ -43,7 +43,7 @@ struct ConcurrentCodingTests {
     let documents = cases.documents
     try await withThrowingTaskGroup(of: (Int, OracleValue).self) { group in
       for task in 0..<rounds {
-        var generator = JSONValueGenerator.Random(state: UInt64(task))
+        var generator = SplitMix64(seed: UInt64(task))
         for index in documents.indices.shuffled(using: &generator) {
           group.addTask {
             (index, try decoder.decode(OracleNode.self, from: documents[index]).value)
@@ -107,7 +107,7 @@ struct ConcurrentCodingTests {
     let serial = try instances.map { try encoder.encode($0) }
     try await withThrowingTaskGroup(of: (Int, Data).self) { group in
       for task in 0..<4 {
-        var generator = JSONValueGenerator.Random(state: UInt64(task))
+        var generator = SplitMix64(seed: UInt64(task))
         for index in instances.indices.shuffled(using: &generator) {
           group.addTask { (index, try encoder.encode(instances[index])) }
         }

@@ -400,23 +400,6 @@ private func check(_ literal: String, _ failures: inout [String]) {
 
 // MARK: - Generating literals
 
-/// SplitMix64: a tiny, fast generator, seeded so that every run tests the same cases.
-private struct SplitMix64: RandomNumberGenerator {
-  var state: UInt64
-
-  init(seed: UInt64) {
-    state = seed
-  }
-
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var mixed = state
-    mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
-    return mixed ^ (mixed >> 31)
-  }
-}
-
 /// A positive finite bit pattern, drawn uniformly from the whole range.
 private func randomFiniteBits(_ random: inout SplitMix64) -> UInt64 {
   while true {

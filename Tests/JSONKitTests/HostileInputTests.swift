@@ -200,7 +200,7 @@ struct HostileInputTests {
         sources.append(Array(bytes[start..<min(bytes.count, start + 1500)]))
       }
     }
-    var random = JSONValueGenerator.Random(state: 0xDA3A_6E)
+    var random = SplitMix64(seed: 0xDA3A_6E)
     let decoder = JKDecoder()
     var accepted = 0
     for round in 0..<4000 {
@@ -228,7 +228,7 @@ struct HostileInputTests {
   /// One random edit: a byte changed to one that matters to JSON, a bit
   /// flipped, a span deleted or repeated, or a token inserted.
   private static func damage(
-    _ bytes: inout [UInt8], using random: inout JSONValueGenerator.Random
+    _ bytes: inout [UInt8], using random: inout SplitMix64
   ) {
     let interesting: [UInt8] =
       Array(#"{}[]",:\/*-+.eE0u"#.utf8) + [0x00, 0x0A, 0x80, 0xC3, 0xED, 0xF4, 0xFF]

@@ -61,7 +61,7 @@ struct JSONObjectTests {
   /// Objects large enough to use the key index behave exactly like a
   /// reference model through additions, replacements and removals.
   @Test func largeObjectsMatchAReferenceModel() {
-    var random = JSONValueGenerator.Random(state: 99)
+    var random = SplitMix64(seed: 99)
     var object = JSONObject()
     var model: [(String, Int)] = []
     for step in 0..<3000 {

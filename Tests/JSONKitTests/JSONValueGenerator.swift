@@ -3,23 +3,10 @@ import JSONKit
 /// Makes random `JSONValue`s from a seed, for comparing JSONKit's output with
 /// Foundation's.
 struct JSONValueGenerator {
-  /// SplitMix64: small, fast, and the same sequence on every platform.
-  struct Random: RandomNumberGenerator {
-    var state: UInt64
-
-    mutating func next() -> UInt64 {
-      state &+= 0x9E37_79B9_7F4A_7C15
-      var z = state
-      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-      return z ^ (z >> 31)
-    }
-  }
-
-  var random: Random
+  var random: SplitMix64
 
   init(seed: UInt64) {
-    random = Random(state: seed)
+    random = SplitMix64(seed: seed)
   }
 
   /// A value nested at most `depth` containers deep.

@@ -117,7 +117,7 @@ struct NumberWritingTests {
   }
 
   @Test func floatsFromTheWholeBitRangeMatchJSONEncoder() throws {
-    var random = JSONValueGenerator.Random(state: 0xF10A7)
+    var random = SplitMix64(seed: 0xF10A7)
     var checked = 0
     while checked < 5000 {
       let value = Float(bitPattern: UInt32(truncatingIfNeeded: random.next()))

@@ -112,7 +112,7 @@ struct StringEscapingTests {
   /// The word-at-a-time search against a byte-by-byte one, on random bytes
   /// where every lane and every kind of match occurs.
   @Test func wordSearchAgreesWithByteSearch() {
-    var random = JSONValueGenerator.Random(state: 8)
+    var random = SplitMix64(seed: 8)
     let interesting: [UInt8] = [
       0x00, 0x1F, 0x20, 0x21, 0x22, 0x2E, 0x2F, 0x30, 0x5B, 0x5C, 0x5D, 0x7F, 0x80, 0xFF,
     ]

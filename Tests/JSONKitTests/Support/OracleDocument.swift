@@ -121,10 +121,10 @@ struct OracleMember: Sendable {
 /// How a document is spelled: with a seed, random JSON whitespace, escapes
 /// for characters that need none, and `\/`; without one, compact text.
 struct OracleTextStyle {
-  var random: JSONValueGenerator.Random?
+  var random: SplitMix64?
 
   init(seed: UInt64?) {
-    random = seed.map { JSONValueGenerator.Random(state: $0) }
+    random = seed.map { SplitMix64(seed: $0) }
   }
 
   mutating func space(_ output: inout String) {
@@ -210,7 +210,7 @@ struct OracleGenerator {
     values = JSONValueGenerator(seed: seed)
   }
 
-  var random: JSONValueGenerator.Random {
+  var random: SplitMix64 {
     get { values.random }
     set { values.random = newValue }
   }
