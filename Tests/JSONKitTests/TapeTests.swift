@@ -200,4 +200,60 @@ struct KeyCacheTests {
       #expect(cache.strings[Int(ids[index])] == "key\(index)")
     }
   }
+
+  /// One decoder scans document after document with one warm context, so
+  /// each key is predicted from the key that followed its predecessor before.
+  @Test func predictedKeysThatDoNotFollowAreReadInFull() throws {
+    let decoder = JKDecoder()
+    let documents: [(String, JSONValue?)] = [
+      (#"[{"ab":1,"c":2},{"ab":3,"c":4}]"#, [["ab": 1, "c": 2], ["ab": 3, "c": 4]]),
+      // The predicted key is a prefix of the key, the key a prefix of it, or
+      // another key of the same length.
+      (
+        #"[{"ab":1,"cd":2},{"a":3,"c":4},{"ab":5,"d":6}]"#,
+        [["ab": 1, "cd": 2], ["a": 3, "c": 4], ["ab": 5, "d": 6]]
+      ),
+      // Escaped spellings of a predicted key are that key.
+      (#"[{"a\u0062":1,"\u0063":2}]"#, [["ab": 1, "c": 2]]),
+      (#"[{"ab":1,"c":2}]"#, [["ab": 1, "c": 2]]),
+      // At the very end of the input.
+      (#"{"ab""#, nil),
+    ]
+    for (text, expected) in documents {
+      if let expected {
+        #expect(try decoder.decode(JSONValue.self, from: text) == expected, "\(text)")
+      } else {
+        #expect(throws: DecodingError.self, "\(text)") {
+          try decoder.decode(JSONValue.self, from: text)
+        }
+      }
+    }
+  }
+
+  /// A key whose unescaped bytes hold a quote, a backslash or a control
+  /// character is never matched against raw input: those bytes, unescaped in
+  /// the input, are not that key (and mostly not JSON).
+  @Test(arguments: [
+    (#"{"a\"":1}"#, #"{"a"":1}"#),
+    (#"{"a\\":1}"#, #"{"a\":1}"#),
+    (#"{"a\nb":1}"#, "{\"a\nb\":1}"),
+    (#"{"a\u001f":1}"#, "{\"a\u{1F}\":1}"),
+  ])
+  func keysWithEscapedSpecialsAreNotPredicted(warm: String, bad: String) throws {
+    let decoder = JKDecoder()
+    _ = try decoder.decode(JSONValue.self, from: warm)
+    #expect(throws: DecodingError.self) { try decoder.decode(JSONValue.self, from: bad) }
+  }
+
+  @Test func byteComparisonOfEveryLengthAndPosition() {
+    for count in 0...40 {
+      let bytes = (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }
+      #expect(ByteComparison.equal(bytes, bytes.map { $0 }, count: count))
+      for position in 0..<count {
+        var other = bytes
+        other[position] ^= 0x20
+        #expect(!ByteComparison.equal(bytes, other, count: count), "\(count) \(position)")
+      }
+    }
+  }
 }

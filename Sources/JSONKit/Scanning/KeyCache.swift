@@ -8,10 +8,12 @@
 struct KeyCache {
   /// Open-addressed table of `id + 1`, 0 meaning empty; its size is a power of two.
   private var slots: [UInt32]
-  /// Per id: the key's hash, its start in `bytes`, and its length.
-  private var hashes: [UInt32] = []
-  private var starts: [Int] = []
-  private var lengths: [Int] = []
+  /// Per id: where its bytes are, its hash, and the key that followed it.
+  private var records: [Record] = []
+  /// The id of the key interned last in the current document, or `noKey`.
+  private var previous = KeyCache.noKey
+  /// The id of the first key of the last document, or `noKey`.
+  private var firstKey = KeyCache.noKey
   /// Every key's bytes, end to end.
   private var bytes: [UInt8] = []
   /// Per id: the key as a `String`.
@@ -38,6 +40,25 @@ struct KeyCache {
   static let keyLimit = 1 << 16
   static let byteLimit = 1 << 22
 
+  /// What the cache knows of one key besides its `String`.
+  private struct Record {
+    /// Where the key's bytes start in `bytes`, and how many there are.
+    var start: Int
+    var length: Int
+    var hash: UInt32
+    /// The id of the key interned right after this one the last time, or
+    /// `noKey`.
+    var successor: UInt32
+    /// Whether the key's bytes hold no quote, backslash or control
+    /// character, so that the same bytes in the input, followed by a quote,
+    /// are exactly this key written without escapes.
+    var isVerbatim: Bool
+  }
+
+  /// No key: the `previous` of a document's first key, the successor of a
+  /// key not yet followed by one.
+  static let noKey = UInt32.max
+
   init() {
     slots = Array(repeating: 0, count: 64)
   }
@@ -53,17 +74,59 @@ struct KeyCache {
     self = KeyCache()
   }
 
+  /// Readies the key prediction for a new document.
+  mutating func beginDocument() {
+    previous = Self.noKey
+  }
+
+  /// The key predicted to come next, if the input at `start` (just after a
+  /// key's opening quote) spells it without escapes and closes it with a
+  /// quote: its id and the length of its bytes.
+  ///
+  /// Documents repeat the same keys in the same order (an array of records
+  /// of one shape), so the key that followed the previous key last time is
+  /// usually the next one. A hit is decided by comparing all of the key's
+  /// bytes, and it needs no hashing, no probing and no validation: the
+  /// cached bytes were validated when the key was first interned, and
+  /// validating equal bytes again cannot give another answer.
+  @inline(__always)
+  mutating func predictedKey(
+    in input: UnsafePointer<UInt8>, at start: Int, end: Int
+  ) -> (id: UInt32, length: Int)? {
+    let predicted = previous == Self.noKey ? firstKey : records[Int(previous)].successor
+    guard predicted != Self.noKey else { return nil }
+    let record = records[Int(predicted)]
+    guard record.isVerbatim, record.length < end - start,
+      input[start + record.length] == UInt8(ascii: "\""),
+      matches(record, input + start)
+    else { return nil }
+    previous = predicted
+    return (predicted, record.length)
+  }
+
   /// The id of the key whose UTF-8 bytes are `key[0..<length]`, adding it if new.
   @inline(__always)
   mutating func intern(_ key: UnsafePointer<UInt8>, length: Int) -> UInt32 {
+    let id = lookUp(key, length: length)
+    if previous == Self.noKey {
+      firstKey = id
+    } else {
+      records[Int(previous)].successor = id
+    }
+    previous = id
+    return id
+  }
+
+  @inline(__always)
+  private mutating func lookUp(_ key: UnsafePointer<UInt8>, length: Int) -> UInt32 {
     let hash = Self.hash(key, length: length)
     let mask = slots.count - 1
     var slot = Int(truncatingIfNeeded: hash) & mask
     while true {
       let entry = slots[slot]
       if entry == 0 { break }
-      let id = Int(entry - 1)
-      if hashes[id] == hash, lengths[id] == length, matches(id: id, key, length: length) {
+      let record = records[Int(entry - 1)]
+      if record.hash == hash, record.length == length, matches(record, key) {
         return entry - 1
       }
       slot = (slot + 1) & mask
@@ -71,12 +134,13 @@ struct KeyCache {
     return insert(key, length: length, hash: hash, slot: slot)
   }
 
-  /// Whether the stored bytes of `id` equal `key[0..<length]`.
+  /// Whether the stored bytes of `record` equal the same number at `key`.
   @inline(__always)
-  private func matches(id: Int, _ key: UnsafePointer<UInt8>, length: Int) -> Bool {
+  private func matches(_ record: Record, _ key: UnsafePointer<UInt8>) -> Bool {
     bytes.withUnsafeBufferPointer { stored in
-      // Lengths are equal and `starts[id] + length` is within `bytes`.
-      ByteComparison.equal(stored.baseAddress.unsafelyUnwrapped + starts[id], key, count: length)
+      // `record.start + record.length` is within `bytes`.
+      ByteComparison.equal(
+        stored.baseAddress.unsafelyUnwrapped + record.start, key, count: record.length)
     }
   }
 
@@ -86,9 +150,13 @@ struct KeyCache {
   ) -> UInt32 {
     let id = UInt32(strings.count)
     let keyBytes = UnsafeBufferPointer(start: key, count: length)
-    hashes.append(hash)
-    starts.append(bytes.count)
-    lengths.append(length)
+    let isVerbatim = !keyBytes.contains {
+      $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") || $0 < 0x20
+    }
+    records.append(
+      Record(
+        start: bytes.count, length: length, hash: hash, successor: Self.noKey,
+        isVerbatim: isVerbatim))
     bytes.append(contentsOf: keyBytes)
     // The scanner hands over only validated (or repaired) UTF-8.
     let string = String(decoding: keyBytes, as: UTF8.self)
@@ -107,8 +175,8 @@ struct KeyCache {
   private mutating func rehash(capacity: Int) {
     slots = Array(repeating: 0, count: capacity)
     let mask = capacity - 1
-    for id in hashes.indices {
-      var slot = Int(hashes[id]) & mask
+    for id in records.indices {
+      var slot = Int(records[id].hash) & mask
       while slots[slot] != 0 { slot = (slot + 1) & mask }
       slots[slot] = UInt32(id + 1)
     }
@@ -117,7 +185,9 @@ struct KeyCache {
   /// The UTF-8 bytes of the key with id `id`.
   func withBytes<R>(of id: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
     try bytes.withUnsafeBufferPointer { stored in
-      try body(UnsafeBufferPointer(rebasing: stored[starts[id]..<starts[id] + lengths[id]]))
+      let record = records[id]
+      return try body(
+        UnsafeBufferPointer(rebasing: stored[record.start..<record.start + record.length]))
     }
   }
 
@@ -156,23 +226,36 @@ struct KeyCache {
 /// Byte-string comparison without a C library call.
 enum ByteComparison {
   /// Whether `count` bytes at `a` equal those at `b`.
+  ///
+  /// Whole words at a time: the last word (or, under eight bytes, the last
+  /// four, two or one) overlaps the one before it rather than going byte by
+  /// byte, and never reads outside the `count` bytes.
   @inline(__always)
   static func equal(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, count: Int) -> Bool {
     let left = UnsafeRawPointer(a)
     let right = UnsafeRawPointer(b)
-    var index = 0
-    while index + 8 <= count {
-      if left.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-        != right.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-      {
-        return false
+    if count >= 8 {
+      var index = 0
+      while index + 8 < count {
+        if left.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+          != right.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+        {
+          return false
+        }
+        index += 8
       }
-      index += 8
+      return left.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+        == right.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
     }
-    while index < count {
-      if a[index] != b[index] { return false }
-      index += 1
+    if count >= 4 {
+      return left.loadUnaligned(as: UInt32.self) == right.loadUnaligned(as: UInt32.self)
+        && left.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self)
+          == right.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self)
     }
-    return true
+    if count >= 2 {
+      return left.loadUnaligned(as: UInt16.self) == right.loadUnaligned(as: UInt16.self)
+        && a[count - 1] == b[count - 1]
+    }
+    return count == 0 || a[0] == b[0]
   }
 }

@@ -58,6 +58,7 @@ struct Scanner {
     scanner.state.arena.count = 0
     scanner.state.stack.count = 0
     scanner.state.keyStack.count = 0
+    scanner.state.keys.beginDocument()
     do {
       try scanner.scanDocument()
     } catch {
@@ -227,14 +228,19 @@ struct Scanner {
       throw index < end ? unexpected("a string key") : endOfInput("a string key")
     }
     let offset = index
-    let span = try scanStringBytes()
     let id: UInt32
-    if span.inArena {
-      let bytes = state.arena.base + span.start + 8
-      id = state.keys.intern(bytes, length: span.length)
-      state.arena.count = span.start  // the cache now holds the key's bytes
+    if let predicted = state.keys.predictedKey(in: base, at: index + 1, end: end) {
+      id = predicted.id
+      index += predicted.length + 2
     } else {
-      id = state.keys.intern(base + span.start, length: span.length)
+      let span = try scanStringBytes()
+      if span.inArena {
+        let bytes = state.arena.base + span.start + 8
+        id = state.keys.intern(bytes, length: span.length)
+        state.arena.count = span.start  // the cache now holds the key's bytes
+      } else {
+        id = state.keys.intern(base + span.start, length: span.length)
+      }
     }
     state.tape.append(TapeEntry(.key, offset: offset, payload: UInt64(id)))
     // Duplicates are found among Swift-equal keys, not byte-equal ones.
