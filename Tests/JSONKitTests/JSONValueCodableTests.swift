@@ -88,6 +88,13 @@ struct JSONValueCodableTests {
     #expect(try JSONDecoder().decode(JSONObject.self, from: encoder.encode(object)) == object)
   }
 
+  /// Through a decoder that reads `-0` as the integer 0 as well, JSONValue
+  /// still reads it as JSONKit does, as the Double −0.0.
+  @Test func negativeZeroKeepsItsSignThroughFoundation() throws {
+    let values = try JSONDecoder().decode([JSONValue].self, from: Data("[-0,0,-0.0,0.0,-1]".utf8))
+    #expect(values.map(\.debugDescription) == ["-0.0", "0", "-0.0", "0", "-1"])
+  }
+
   @Test func nonFiniteDoublesFailInFoundationToo() {
     #expect(throws: EncodingError.self) { try JSONEncoder().encode(JSONValue.double(.nan)) }
   }

@@ -45,6 +45,25 @@ struct SerializationBridgeTests {
         == "[true,false,1,0,true,0,2.5,18446744073709551615,-1,7,0.5]")
   }
 
+  /// Floats and Decimals are written as JSONSerialization writes them: a
+  /// Float by its own shortest text, a Decimal by its exact value.
+  @Test func floatsAndDecimalsAsFoundationWritesThem() throws {
+    let values: [Any] = [
+      Float(0.1), Float(3.4e38), NSNumber(value: Float(1.1)), Decimal(string: "1.5")!,
+      Decimal(string: "-12345678901234567")!, NSDecimalNumber(string: "0.25"),
+      Decimal(string: "18446744073709551615")!,
+    ]
+    let written = String(decoding: try JKSerialization.data(withJSONObject: values), as: UTF8.self)
+    #expect(
+      written == "[0.1,3.4e+38,1.1,1.5,-12345678901234567,0.25,18446744073709551615]")
+    let foundation = try JSONSerialization.data(withJSONObject: Array(values.prefix(3)))
+    #expect(String(decoding: foundation, as: UTF8.self) == "[0.1,3.4e+38,1.1]")
+    // A Decimal that no 64-bit integer or Double holds exactly is refused.
+    #expect(throws: EncodingError.self) {
+      try JKSerialization.data(withJSONObject: [Decimal(string: "0.12345678901234567890123")!])
+    }
+  }
+
   @Test func rejectsWhatIsNotJSON() throws {
     #expect(throws: EncodingError.self) { try JKSerialization.data(withJSONObject: [1: "a"]) }
     #expect(throws: EncodingError.self) { try JKSerialization.data(withJSONObject: [Double.nan]) }

@@ -74,6 +74,9 @@ extension JSONValue {
     // NSNumber first, by its exact class: casting a Swift number to it would
     // bridge, and casting it to Bool would accept any 0 or 1.
     if type(of: object) is NSNumber.Type, let number = object as? NSNumber {
+      if let decimal = number as? NSDecimalNumber {
+        return try convert(decimal.decimalValue, path: path)
+      }
       return convert(number)
     }
     switch object {
@@ -92,7 +95,8 @@ extension JSONValue {
     case let value as UInt32: return .int(Int64(value))
     case let value as UInt16: return .int(Int64(value))
     case let value as UInt8: return .int(Int64(value))
-    case let value as Float: return .double(Double(value))
+    case let value as Float: return float(value)
+    case let value as Decimal: return try convert(value, path: path)
     case let dictionary as [String: Any]:
       var object = JSONObject()
       for (key, value) in dictionary {
@@ -128,6 +132,31 @@ extension JSONValue {
     Int64(exactly: value).map(JSONValue.int) ?? .uint(value)
   }
 
+  /// A `Float` as the Double its shortest text spells, so that it is written
+  /// as `JSONSerialization` and `JSONEncoder` write it (`0.1`, not the
+  /// Double nearest the Float, `0.10000000149011612`).
+  private static func float(_ value: Float) -> JSONValue {
+    guard value.isFinite else { return .double(Double(value)) }  // throws when written
+    return .double(Double(value.description) ?? Double(value))
+  }
+
+  /// A `Decimal` as the integer or Double that holds it exactly, since
+  /// JSONKit converts numbers without loss or not at all.
+  private static func convert(_ decimal: Decimal, path: [any CodingKey]) throws -> JSONValue {
+    let text = decimal.description
+    if let value = Int64(text) { return .int(value) }
+    if let value = UInt64(text) { return .uint(value) }
+    if !decimal.isNaN, let value = Double(text), Decimal(string: "\(value)") == decimal {
+      return .double(value)
+    }
+    throw EncodingError.invalidValue(
+      decimal,
+      EncodingError.Context(
+        codingPath: path,
+        debugDescription:
+          "The Decimal \(text) has no exact 64-bit integer or Double; JSONValue cannot hold it."))
+  }
+
   /// An `NSNumber` by the C type it holds, so that `true` stays a Boolean
   /// and integers stay exact.
   private static func convert(_ number: NSNumber) -> JSONValue {
@@ -136,7 +165,9 @@ extension JSONValue {
       // Objective-C's BOOL is a char; a char holding other values is a number.
       let value = number.int8Value
       return value == 0 || value == 1 ? .bool(value == 1) : .int(Int64(value))
-    case "f", "d":
+    case "f":
+      return float(number.floatValue)
+    case "d":
       return .double(number.doubleValue)
     case "Q", "L", "I", "S", "C":
       return integer(number.uint64Value)

@@ -53,6 +53,12 @@ extension JSONValue: Codable {
         return
       }
       if let value = try? container.decode(Int64.self) {
+        // `-0` and `-0.0` read as the integer 0 too; JSONKit reads them as
+        // the Double −0.0, and only a Double keeps the sign.
+        if value == 0, let double = try? container.decode(Double.self), double.sign == .minus {
+          self = .double(double)
+          return
+        }
         self = .int(value)
         return
       }
