@@ -10,7 +10,8 @@ let package = Package(
     // which depends on where the repository was cloned.
     .package(name: "JSONKit", path: ".."),
     .package(
-      url: "https://github.com/ordo-one/benchmark", from: "1.38.0", traits: ["MallocInterposer"]),
+      url: "https://github.com/ordo-one/benchmark", .upToNextMinor(from: "1.38.0"),
+      traits: ["MallocInterposer"]),
   ],
   targets: [
     // One target for all libraries, so that each Foundation benchmark and its JSONKit

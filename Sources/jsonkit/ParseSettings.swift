@@ -16,7 +16,9 @@ struct ParseSettings {
       .flag("--unicode-newlines", "Accept U+0085, U+2028, U+2029, VT, FF as whitespace."),
       .flag("--loose-unicode", "Turn invalid Unicode in strings into U+FFFD."),
       .flag("--permit-trailing-text", "Ignore what follows the first complete value."),
-      .valued("--max-depth", "N", "Nest arrays and objects at most N deep (512)."),
+      .valued(
+        "--max-depth", "N",
+        "Nest arrays and objects at most N deep (512; N up to \(JSONValue.maxDepthLimit))."),
     ])
 
   /// The settings the command line asks for.
@@ -28,6 +30,11 @@ struct ParseSettings {
     if let text = arguments.value(of: "--max-depth") {
       guard let depth = Int(text), depth > 0 else {
         throw .usage("--max-depth needs a positive whole number, not '\(text)'")
+      }
+      // The library never nests deeper than its limit; asking for more
+      // would otherwise be silently ignored.
+      guard depth <= JSONValue.maxDepthLimit else {
+        throw .usage("--max-depth can be at most \(JSONValue.maxDepthLimit), not \(depth)")
       }
       maxDepth = depth
     }

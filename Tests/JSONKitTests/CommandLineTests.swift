@@ -4,6 +4,12 @@
   import JSONKit
   import Testing
 
+  #if canImport(Darwin)
+    import Darwin
+  #elseif canImport(Glibc)
+    import Glibc
+  #endif
+
   /// The `jsonkit` executable, run as users run it: exit statuses, messages,
   /// standard input, output options and safe rewriting in place.
   @Suite("Command-line tool")
@@ -55,6 +61,7 @@
       ["validate"],
       ["validate", "--max-depth"],
       ["validate", "--max-depth", "0", "a.json"],
+      ["validate", "--max-depth", "1025", "a.json"],
       ["validate", "--max-depth=many", "a.json"],
       ["format", "--pretty=yes", "a.json"],
       ["format", "a.json", "b.json"],
@@ -228,6 +235,68 @@
       let equals = try JSONKitTool.run(
         ["validate", "--max-depth=2", "deep.json"], in: directory.url)
       #expect(equals.error == run.error)
+    }
+
+    @Test func maxDepthReachesTheLibrarysLimit() throws {
+      let directory = try TemporaryDirectory()
+      defer { directory.remove() }
+      let depth = JSONValue.maxDepthLimit
+      try directory.write(
+        String(repeating: "[", count: depth) + String(repeating: "]", count: depth), to: "deep.json"
+      )
+      let run = try JSONKitTool.run(
+        ["validate", "--max-depth", "\(depth)", "deep.json"], in: directory.url)
+      #expect(run.status == 0, "\(run.error)")
+    }
+
+    // MARK: - Progress
+
+    /// Work that takes more than a second shows a line on a terminal's
+    /// standard error, erased when the work is done. Here the input comes
+    /// slowly through a pipe: the rest of it is sent once the line shows.
+    @Test func slowWorkShowsAProgressLineOnATerminal() throws {
+      let executable = try #require(JSONKitTool.executable)
+      let terminal = try PseudoTerminal()
+      defer { terminal.closeBoth() }
+      let input = Pipe()
+      let process = Process()
+      process.executableURL = executable
+      process.arguments = ["validate", "-"]
+      process.standardInput = input
+      process.standardOutput = FileHandle.nullDevice
+      process.standardError = FileHandle(fileDescriptor: terminal.secondary, closeOnDealloc: false)
+      try process.run()
+      terminal.closeSecondary()
+      input.fileHandleForWriting.write(Data("[1,".utf8))
+      var shown = terminal.text(until: "… 1 s", timeout: .seconds(60))
+      input.fileHandleForWriting.write(Data("2]".utf8))
+      try input.fileHandleForWriting.close()
+      process.waitUntilExit()
+      shown += terminal.text(until: nil, timeout: .seconds(60))
+      #expect(process.terminationStatus == 0)
+      #expect(
+        shown.hasPrefix("\r\u{1B}[Kjsonkit: validating <stdin>… 1 s"), "\(shown.debugDescription)")
+      #expect(shown.hasSuffix("\r\u{1B}[K"), "\(shown.debugDescription)")
+    }
+
+    @Test func quickWorkShowsNoProgressLineOnATerminal() throws {
+      let executable = try #require(JSONKitTool.executable)
+      let terminal = try PseudoTerminal()
+      defer { terminal.closeBoth() }
+      let process = Process()
+      process.executableURL = executable
+      process.arguments = ["validate", "-"]
+      let input = Pipe()
+      process.standardInput = input
+      process.standardOutput = FileHandle.nullDevice
+      process.standardError = FileHandle(fileDescriptor: terminal.secondary, closeOnDealloc: false)
+      try process.run()
+      terminal.closeSecondary()
+      input.fileHandleForWriting.write(Data("[1,2]".utf8))
+      try input.fileHandleForWriting.close()
+      process.waitUntilExit()
+      #expect(process.terminationStatus == 0)
+      #expect(terminal.text(until: nil, timeout: .seconds(60)).isEmpty)
     }
 
     // MARK: - format
@@ -586,6 +655,65 @@
       return ToolRun(
         status: process.terminationStatus, outputData: try Data(contentsOf: outputFile),
         errorData: try Data(contentsOf: errorFile))
+    }
+  }
+
+  /// A pseudo-terminal: what the tool writes to `secondary` is read back
+  /// from the primary side, as a terminal emulator would.
+  private final class PseudoTerminal {
+    let primary: Int32
+    private(set) var secondary: Int32
+
+    init() throws {
+      // The C library's pseudo-terminal calls, which Swift's Glibc module
+      // leaves out (they need _XOPEN_SOURCE), looked up by name.
+      let library = dlopen(nil, RTLD_NOW)
+      func function<F>(_ name: String, _ type: F.Type) throws -> F {
+        guard let symbol = dlsym(library, name) else { throw POSIXError(.ENOSYS) }
+        return unsafeBitCast(symbol, to: type)
+      }
+      typealias Call = @convention(c) (Int32) -> Int32
+      let openPrimary = try function("posix_openpt", (@convention(c) (Int32) -> Int32).self)
+      let grant = try function("grantpt", Call.self)
+      let unlock = try function("unlockpt", Call.self)
+      let name = try function(
+        "ptsname", (@convention(c) (Int32) -> UnsafeMutablePointer<CChar>?).self)
+      primary = openPrimary(O_RDWR | O_NOCTTY)
+      guard primary >= 0, grant(primary) == 0, unlock(primary) == 0, let path = name(primary)
+      else { throw POSIXError(.EIO) }
+      secondary = open(path, O_RDWR | O_NOCTTY)
+      guard secondary >= 0 else { throw POSIXError(.EIO) }
+    }
+
+    /// Closes this process's copy of the secondary side, so that reading
+    /// the primary side ends when the child closes its copy.
+    func closeSecondary() {
+      if secondary >= 0 { _ = close(secondary) }
+      secondary = -1
+    }
+
+    func closeBoth() {
+      closeSecondary()
+      _ = close(primary)
+    }
+
+    /// What arrives until the text contains `marker`, or, with no marker,
+    /// until the secondary side is closed; either way no longer than
+    /// `timeout`.
+    func text(until marker: String?, timeout: Duration) -> String {
+      let deadline = ContinuousClock.now + timeout
+      var bytes: [UInt8] = []
+      var buffer = [UInt8](repeating: 0, count: 4096)
+      while ContinuousClock.now < deadline {
+        if let marker, String(decoding: bytes, as: UTF8.self).contains(marker) { break }
+        var descriptor = pollfd(fd: primary, events: Int16(POLLIN), revents: 0)
+        guard poll(&descriptor, 1, 100) > 0 else { continue }
+        let count = Foundation.read(primary, &buffer, buffer.count)
+        // Once every copy of the secondary side is closed, Linux answers EIO.
+        if count <= 0 { break }
+        bytes += buffer[0..<count]
+      }
+      return String(decoding: bytes, as: UTF8.self)
     }
   }
 
