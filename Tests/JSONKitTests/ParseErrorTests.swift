@@ -94,6 +94,22 @@ struct ParseErrorTests {
     }
   }
 
+  /// Within a run of multibyte characters, the bad one is found where it is.
+  @Test func badSequenceAfterARunOfMultibyteCharacters() throws {
+    let run = Array("日本語é".utf8)  // 11 bytes after the quote
+    for (bad, kind): ([UInt8], JKParseError.Kind) in [
+      ([0xFF], .invalidUTF8), ([0xE6, 0x97], .invalidUTF8), ([0xEF, 0xBF, 0xBF], .noncharacter),
+      ([0xED, 0xA0, 0x80], .invalidUTF8), ([0x01], .unescapedControlCharacter),
+    ] {
+      let error = try #require(failure([0x22] + run + bad + run + [0x22]), "\(bad)")
+      #expect(error.kind == kind, "\(bad)")
+      #expect(error.offset == 1 + run.count, "\(bad)")
+    }
+    #expect(failure([0x22] + run + run + [0x22]) == nil)
+    #expect(try #require(failure([0x22] + run)).kind == .unterminated)
+    #expect(try #require(failure([0x22] + run + [0xE6])).kind == .invalidUTF8)
+  }
+
   @Test func rawNullIsAControlCharacter() throws {
     let error = try #require(failure([0x22, 0x00, 0x22]))
     #expect(error.kind == .unescapedControlCharacter)

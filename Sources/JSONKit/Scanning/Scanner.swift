@@ -397,11 +397,15 @@ struct Scanner {
         return try scanStringIntoArena(quote: quote, from: position)
       }
       if byte < 0x20 { throw controlCharacter(at: position) }
-      let (length, scalar) = UTF8Validation.decodeMultibyte(base, at: position, end: end)
-      if length > 0, !UTF8Validation.isNoncharacter(scalar) {
+      // Text in most scripts is a run of multibyte sequences: validate the
+      // run one sequence after another before going back to the ASCII scan.
+      var (length, scalar) = UTF8Validation.decodeMultibyte(base, at: position, end: end)
+      while length > 0, !UTF8Validation.isNoncharacter(scalar) {
         position += length
-        continue
+        guard position < end, base[position] >= 0x80 else { break }
+        (length, scalar) = UTF8Validation.decodeMultibyte(base, at: position, end: end)
       }
+      if length > 0, !UTF8Validation.isNoncharacter(scalar) { continue }
       if looseUnicode { return try scanStringIntoArena(quote: quote, from: position) }
       throw length > 0
         ? ScanFailure(
