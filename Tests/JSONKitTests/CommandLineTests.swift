@@ -255,22 +255,13 @@
     /// standard error, erased when the work is done. Here the input comes
     /// slowly through a pipe: the rest of it is sent once the line shows.
     @Test func slowWorkShowsAProgressLineOnATerminal() throws {
-      let executable = try #require(JSONKitTool.executable)
       let terminal = try PseudoTerminal()
       defer { terminal.closeBoth() }
-      let input = Pipe()
-      let process = Process()
-      process.executableURL = executable
-      process.arguments = ["validate", "-"]
-      process.standardInput = input
-      process.standardOutput = FileHandle.nullDevice
-      process.standardError = FileHandle(fileDescriptor: terminal.secondary, closeOnDealloc: false)
-      try process.run()
-      terminal.closeSecondary()
-      input.fileHandleForWriting.write(Data("[1,".utf8))
+      let (process, input) = try terminal.runValidatingStandardInput()
+      input.write(Data("[1,".utf8))
       var shown = terminal.text(until: "… 1 s", timeout: .seconds(60))
-      input.fileHandleForWriting.write(Data("2]".utf8))
-      try input.fileHandleForWriting.close()
+      input.write(Data("2]".utf8))
+      try input.close()
       process.waitUntilExit()
       shown += terminal.text(until: nil, timeout: .seconds(60))
       #expect(process.terminationStatus == 0)
@@ -280,20 +271,11 @@
     }
 
     @Test func quickWorkShowsNoProgressLineOnATerminal() throws {
-      let executable = try #require(JSONKitTool.executable)
       let terminal = try PseudoTerminal()
       defer { terminal.closeBoth() }
-      let process = Process()
-      process.executableURL = executable
-      process.arguments = ["validate", "-"]
-      let input = Pipe()
-      process.standardInput = input
-      process.standardOutput = FileHandle.nullDevice
-      process.standardError = FileHandle(fileDescriptor: terminal.secondary, closeOnDealloc: false)
-      try process.run()
-      terminal.closeSecondary()
-      input.fileHandleForWriting.write(Data("[1,2]".utf8))
-      try input.fileHandleForWriting.close()
+      let (process, input) = try terminal.runValidatingStandardInput()
+      input.write(Data("[1,2]".utf8))
+      try input.close()
       process.waitUntilExit()
       #expect(process.terminationStatus == 0)
       #expect(terminal.text(until: nil, timeout: .seconds(60)).isEmpty)
@@ -683,6 +665,22 @@
       else { throw POSIXError(.EIO) }
       secondary = open(path, O_RDWR | O_NOCTTY)
       guard secondary >= 0 else { throw POSIXError(.EIO) }
+    }
+
+    /// Starts `jsonkit validate -` with this terminal as its standard
+    /// error; returns it and the pipe to its standard input.
+    func runValidatingStandardInput() throws -> (Process, FileHandle) {
+      let executable = try #require(JSONKitTool.executable)
+      let input = Pipe()
+      let process = Process()
+      process.executableURL = executable
+      process.arguments = ["validate", "-"]
+      process.standardInput = input
+      process.standardOutput = FileHandle.nullDevice
+      process.standardError = FileHandle(fileDescriptor: secondary, closeOnDealloc: false)
+      try process.run()
+      closeSecondary()
+      return (process, input.fileHandleForWriting)
     }
 
     /// Closes this process's copy of the secondary side, so that reading
