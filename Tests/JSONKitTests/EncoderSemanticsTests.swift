@@ -370,3 +370,62 @@ struct EncoderSemanticsTests {
         == #"{"first":[0,1,2],"second":"two"}"#)
   }
 }
+
+extension EncoderSemanticsTests {
+  /// An object with many members, some keys repeated; optionally written
+  /// after a later sibling, so that the encoder cannot stream it.
+  struct WideObject: Encodable {
+    var keys: [String]
+    var outOfOrder = false
+
+    func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: TestKey.self)
+      guard outOfOrder else { return try encodeMembers(into: &container) }
+      var wide = container.nestedContainer(keyedBy: TestKey.self, forKey: TestKey(stringValue: "w"))
+      try container.encode(0, forKey: TestKey(stringValue: "later"))
+      try encodeMembers(into: &wide)
+    }
+
+    private func encodeMembers(into container: inout KeyedEncodingContainer<TestKey>) throws {
+      for (value, key) in keys.enumerated() {
+        try container.encode(value, forKey: TestKey(stringValue: key))
+      }
+    }
+
+    /// The members JKEncoder writes without `.sortedKeys`: each key where
+    /// it first appeared, with the last value encoded for it.
+    var expectedUnsortedMembers: String {
+      var order: [String] = []
+      var values: [String: Int] = [:]
+      for (value, key) in keys.enumerated() {
+        if values.updateValue(value, forKey: key) == nil { order.append(key) }
+      }
+      return "{" + order.map { "\"\($0)\":\(values[$0]!)" }.joined(separator: ",") + "}"
+    }
+  }
+
+  @Test func wideObjectsWithRepeatedKeys() throws {
+    let distinct = (0..<5_000).map { "key\($0)" }
+    // Keys repeated among the first members, among later ones, and later
+    // ones repeating early ones: wide objects find repeats differently.
+    var repeatedEarly = distinct
+    repeatedEarly.insert("key3", at: 10)
+    var repeatedLate = distinct
+    repeatedLate.insert(contentsOf: ["key4000", "key100"], at: 4_500)
+    var repeatedOften = distinct
+    for position in stride(from: 4_990, to: 0, by: -7) {
+      repeatedOften.insert("key\(position / 3)", at: position)
+    }
+    for keys in [distinct, repeatedEarly, repeatedLate, repeatedOften] {
+      for outOfOrder in [false, true] {
+        let value = WideObject(keys: keys, outOfOrder: outOfOrder)
+        try expectSameAsFoundation(value)
+        let unsorted = String(decoding: try JKEncoder().encode(value), as: UTF8.self)
+        let members = value.expectedUnsortedMembers
+        #expect(unsorted == (outOfOrder ? #"{"w":\#(members),"later":0}"# : members))
+      }
+    }
+    let dictionary = Dictionary(uniqueKeysWithValues: distinct.enumerated().map { ($1, $0) })
+    try expectSameAsFoundation(dictionary)
+  }
+}

@@ -127,6 +127,9 @@ struct EncodingState: ~Copyable {
   private var frames: [Frame] = []
   private var members: [Member] = []
   private var nextSerial = 1
+  /// The fingerprint sets of open wide objects, innermost last; kept apart
+  /// from the frames so that a frame stays cheap to copy and destroy.
+  private var fingerprintSets: [Set<UInt64>] = []
 
   // Tree state.
   private var nodes: [TreeNode] = []
@@ -164,24 +167,33 @@ struct EncodingState: ~Copyable {
   private struct Frame {
     let serial: Int
     let isObject: Bool
+    // The flags come together, where they pack into one word.
+    /// Whether the last member was begun but has no value yet.
+    var awaitingValue = false
+    /// Whether two members' keys may be equal (their fingerprints are).
+    var mayHaveDuplicates = false
+    /// Whether the object is wide enough that its members' fingerprints are
+    /// kept in a set, the last of `fingerprintSets`: the bits below fill up
+    /// after a few dozen members, and scanning on every hit would make
+    /// writing an object quadratic in its size.
+    var hasFingerprintSet = false
     /// The slot the container fills in its parent.
     let parentSlot: EncodingSlot
     /// Members (or elements) begun so far.
     var count = 0
-    /// Whether the last member was begun but has no value yet.
-    var awaitingValue = false
     /// Where this object's members start in `members`.
     let memberBase: Int
     /// The coding key of the last member begun, kept for coding paths only
     /// when a key strategy makes it differ from the member's name (copying
     /// an existential per member is not free).
     var currentKey: (any CodingKey)?
-    /// Whether two members' keys may be equal (their fingerprints are).
-    var mayHaveDuplicates = false
     /// One bit per member fingerprint (its low 7 bits): a member whose bit
     /// is clear cannot repeat an earlier key, so most members skip the scan.
     var fingerprintBits: (UInt64, UInt64) = (0, 0)
   }
+
+  /// The member count from which an object tracks its fingerprints in a set.
+  private static let fingerprintSetThreshold = 64
 
   /// One member of an open object: its key, a fingerprint of the key for
   /// finding duplicates cheaply, and where its text starts.
@@ -240,24 +252,7 @@ struct EncodingState: ~Copyable {
       let start = writer.count
       writer.writeQuoted(name)
       let fingerprint = writer.fingerprint(from: start)
-      let bit = UInt64(1) << (fingerprint & 63)
-      let seen =
-        fingerprint & 64 == 0
-        ? frames[index].fingerprintBits.0 & bit : frames[index].fingerprintBits.1 & bit
-      if seen != 0 {
-        var other = frames[index].memberBase
-        while other < members.count {
-          if members[other].fingerprint == fingerprint {
-            frames[index].mayHaveDuplicates = true
-            break
-          }
-          other += 1
-        }
-      } else if fingerprint & 64 == 0 {
-        frames[index].fingerprintBits.0 |= bit
-      } else {
-        frames[index].fingerprintBits.1 |= bit
-      }
+      noteFingerprint(fingerprint, inFrame: index)
       members.append(Member(key: name, fingerprint: fingerprint, start: start))
       if writer.isPrettyPrinted {
         writer.append(" : ")
@@ -269,6 +264,51 @@ struct EncodingState: ~Copyable {
     frames[index].awaitingValue = true
     if keepsCodingKeys { frames[index].currentKey = key }
     return EncodingSlot(container: container, member: frames[index].count - 1)
+  }
+
+  /// Notes the fingerprint of the member being begun in `frames[index]`,
+  /// marking the object when an earlier member may have the same key.
+  @inline(__always)
+  private mutating func noteFingerprint(_ fingerprint: UInt64, inFrame index: Int) {
+    if frames[index].count >= Self.fingerprintSetThreshold {
+      return noteFingerprintInSet(fingerprint, inFrame: index)
+    }
+    let bit = UInt64(1) << (fingerprint & 63)
+    let seen =
+      fingerprint & 64 == 0
+      ? frames[index].fingerprintBits.0 & bit : frames[index].fingerprintBits.1 & bit
+    if seen == 0 {
+      if fingerprint & 64 == 0 {
+        frames[index].fingerprintBits.0 |= bit
+      } else {
+        frames[index].fingerprintBits.1 |= bit
+      }
+    } else if !frames[index].mayHaveDuplicates {
+      var other = frames[index].memberBase
+      while other < members.count {
+        if members[other].fingerprint == fingerprint {
+          frames[index].mayHaveDuplicates = true
+          break
+        }
+        other += 1
+      }
+    }
+  }
+
+  /// ``noteFingerprint(_:inFrame:)`` for a wide object, which is the
+  /// innermost open container.
+  private mutating func noteFingerprintInSet(_ fingerprint: UInt64, inFrame index: Int) {
+    if !frames[index].hasFingerprintSet {
+      var fingerprints = Set<UInt64>(minimumCapacity: 4 * Self.fingerprintSetThreshold)
+      for member in members[frames[index].memberBase...] {
+        fingerprints.insert(member.fingerprint)
+      }
+      fingerprintSets.append(fingerprints)
+      frames[index].hasFingerprintSet = true
+    }
+    if !fingerprintSets[fingerprintSets.count - 1].insert(fingerprint).inserted {
+      frames[index].mayHaveDuplicates = true
+    }
   }
 
   /// Writes a scalar into `slot`.
@@ -371,6 +411,7 @@ struct EncodingState: ~Copyable {
     }
     writer.append(frame.isObject ? UInt8(ascii: "}") : UInt8(ascii: "]"))
     if frame.isObject { members.removeLast(members.count - frame.memberBase) }
+    if frame.hasFingerprintSet { fingerprintSets.removeLast() }
   }
 
   /// Rewrites the members of the object being closed: later duplicates
@@ -498,19 +539,44 @@ struct EncodingState: ~Copyable {
     let isObject: Bool
     let parentSlot: EncodingSlot?
     var members: [TreeMember] = []
+    /// Each key's member, once an object is wide enough that searching its
+    /// members for every key would be slow.
+    var memberOfKey: [String: Int]?
   }
+
+  /// The member count from which an object node indexes its keys.
+  private static let keyIndexThreshold = 16
 
   private mutating func treeBeginMember(of container: Int, key: (any CodingKey)?, name: String?)
     -> EncodingSlot
   {
-    if let name, let existing = nodes[container].members.firstIndex(where: { $0.key == name }) {
+    if let name, let existing = treeMember(named: name, in: container) {
       // The last value wins, in the first one's place.
       nodes[container].members[existing].value = .pending
       nodes[container].members[existing].codingKey = key
       return EncodingSlot(container: container, member: existing)
     }
+    let member = nodes[container].members.count
     nodes[container].members.append(TreeMember(key: name, codingKey: key, value: .pending))
-    return EncodingSlot(container: container, member: nodes[container].members.count - 1)
+    if let name, nodes[container].memberOfKey != nil {
+      nodes[container].memberOfKey![name] = member
+    }
+    return EncodingSlot(container: container, member: member)
+  }
+
+  /// The member of the object `container` whose key is `name`, if any.
+  private mutating func treeMember(named name: String, in container: Int) -> Int? {
+    if nodes[container].memberOfKey == nil {
+      guard nodes[container].members.count >= Self.keyIndexThreshold else {
+        return nodes[container].members.firstIndex { $0.key == name }
+      }
+      var memberOfKey: [String: Int] = [:]
+      for (member, entry) in nodes[container].members.enumerated() {
+        if let key = entry.key { memberOfKey[key] = member }
+      }
+      nodes[container].memberOfKey = memberOfKey
+    }
+    return nodes[container].memberOfKey![name]
   }
 
   private mutating func treeWriteScalar(
