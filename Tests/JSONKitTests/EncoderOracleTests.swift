@@ -314,6 +314,36 @@ struct EncoderOracleTests {
     }
   }
 
+  /// Dates whose seconds or milliseconds since 1970 are not finite:
+  /// Foundation throws for them even when told how to write non-finite
+  /// floats.
+  @Test func datesTooFarAwayForANumber() {
+    let far = Date(timeIntervalSince1970: 1e306)
+    let values = [
+      Date(timeIntervalSince1970: .infinity), Date(timeIntervalSince1970: -.infinity),
+      Date(timeIntervalSince1970: .nan), far,
+    ]
+    for dates: JSONEncoder.DateEncodingStrategy in [.secondsSince1970, .millisecondsSince1970] {
+      for floats: JSONEncoder.NonConformingFloatEncodingStrategy in [
+        .throw, .convertToString(positiveInfinity: "+inf", negativeInfinity: "-inf", nan: "nan"),
+      ] {
+        var setup = Setup()
+        setup.dates = dates
+        setup.floats = floats
+        for value in values {
+          Self.expectSame(value, setup)
+          Self.expectSame([value], setup)
+          Self.expectSame(["when": value], setup)
+          Self.expectSame(
+            Stamps(when: far, list: [value], maybe: nil, blob: Data(), blobs: []), setup)
+        }
+        #expect(throws: EncodingError.self) {
+          try setup.jsonKit.encode([Date(timeIntervalSince1970: .infinity)])
+        }
+      }
+    }
+  }
+
   static let userInfoKey = CodingUserInfoKey(rawValue: "oracle.encoder.tag")!
 
   /// Writes the user info it finds, and its coding path, at every level.

@@ -124,14 +124,26 @@ extension EncodingSession {
       case .convertToString(let positiveInfinity, let negativeInfinity, let nan) =
         options.nonConformingFloatEncodingStrategy
     else {
-      throw EncodingError.invalidValue(
-        value,
-        EncodingError.Context(
-          codingPath: codingPath(of: slot),
-          debugDescription: "Unable to encode \(F.self).\(value) directly in JSON."))
+      throw nonConformingFloatError(value, in: slot)
     }
     let text = isNaN ? nan : isNegative ? negativeInfinity : positiveInfinity
     writeScalar(into: slot) { $0.writeQuoted(text) }
+  }
+
+  private func nonConformingFloatError<F>(_ value: F, in slot: EncodingSlot) -> EncodingError {
+    EncodingError.invalidValue(
+      value,
+      EncodingError.Context(
+        codingPath: codingPath(of: slot),
+        debugDescription: "Unable to encode \(F.self).\(value) directly in JSON."))
+  }
+
+  /// Writes a date as a number of seconds or milliseconds. Foundation
+  /// throws for a date too far away to give a finite number, whatever the
+  /// non-conforming float strategy says.
+  private func writeDateNumber(_ value: Double, into slot: EncodingSlot) throws {
+    guard value.isFinite else { throw nonConformingFloatError(value, in: slot) }
+    writeScalar(into: slot) { $0.writeFinite(value) }
   }
 
   // MARK: - Foundation types
@@ -141,9 +153,9 @@ extension EncodingSession {
     case .deferredToDate:
       try date.encode(to: StreamEncoder(session: self, slot: slot))
     case .secondsSince1970:
-      try write(date.timeIntervalSince1970, into: slot)
+      try writeDateNumber(date.timeIntervalSince1970, into: slot)
     case .millisecondsSince1970:
-      try write(1000 * date.timeIntervalSince1970, into: slot)
+      try writeDateNumber(1000 * date.timeIntervalSince1970, into: slot)
     case .iso8601:
       let text = date.formatted(Date.ISO8601FormatStyle())
       writeScalar(into: slot) { $0.writeQuoted(text) }
