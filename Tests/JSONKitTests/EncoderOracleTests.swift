@@ -157,6 +157,48 @@ struct EncoderOracleTests {
     #expect(failures == 0)
   }
 
+  /// One object per key, so that keys converting to the same name stay apart.
+  struct KeyList: Encodable {
+    var keys: [String]
+    func encode(to encoder: any Encoder) throws {
+      var list = encoder.unkeyedContainer()
+      for key in keys {
+        var object = list.nestedContainer(keyedBy: OracleKey.self)
+        try object.encode(0, forKey: OracleKey(stringValue: key))
+      }
+    }
+  }
+
+  /// `.convertToSnakeCase` on keys with combining marks, prepended marks,
+  /// emoji sequences and Hangul jamo: Foundation finds capitals one scalar
+  /// at a time but steps over whole characters around them.
+  @Test func snakeCaseKeysOfManyScalarsPerCharacter() {
+    var keys = [
+      "aB\u{301}c", "xABC\u{301}d", "aB\u{600}a", "ÉB\u{308}C\u{301}dE\u{301}", "a\u{301}B",
+      "\u{301}AB", "AB\u{301}", "aB\u{1F3FB}c", "aBC\u{200D}d", "a\u{1100}\u{1161}B\u{11A8}c",
+    ]
+    // U+0600, which joins the next character to it, is left out: Foundation
+    // traps on some keys with it before a capital.
+    let pool: [Unicode.Scalar] = [
+      "a", "z", "A", "Z", "_", "1", "-", "\u{301}", "\u{308}", "\u{345}", "\u{200D}", "\u{FE0F}",
+      "\u{20E3}", "\u{1F600}", "\u{1F3FB}", "\u{1F1E6}", "\u{1100}", "\u{1161}", "\u{11A8}",
+      "\u{AC00}", "\u{1C5}", "\u{130}", "\u{3A3}", "\u{3C3}", "\u{DF}", "\u{FB01}", "\u{903}",
+      "\u{915}", "\u{94D}", "\u{E33}", "\r", "\n", "\u{2160}", "\u{24B6}", "\u{1D400}", "\u{10400}",
+      "\u{10428}", "\u{E0041}", "É", "é", "\u{1E9E}",
+    ]
+    var random = SplitMix64(seed: 0xE1C0_0008)
+    for _ in 0..<2_000 {
+      var key = ""
+      for _ in 0..<Int.random(in: 1...9, using: &random) {
+        key.unicodeScalars.append(pool.randomElement(using: &random)!)
+      }
+      keys.append(key)
+    }
+    var setup = Setup()
+    setup.keys = .convertToSnakeCase
+    Self.expectSame(KeyList(keys: keys), setup)
+  }
+
   @Test func generatedModelsWithACustomKeyStrategy() {
     var setup = Setup()
     // The transform ignores the rest of the path: Foundation passes a path

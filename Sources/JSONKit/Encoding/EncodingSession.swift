@@ -135,7 +135,10 @@ struct EncodingState: ~Copyable {
   private var nodes: [TreeNode] = []
 
   /// Converted keys for `.convertToSnakeCase`, by coding key.
-  private var snakeCaseKeys: [String: String] = [:]
+  /// Strings that are canonically equivalent are equal dictionary keys but
+  /// convert differently (the conversion works on their scalars), so each
+  /// entry keeps the key it was made for.
+  private var snakeCaseKeys: [String: (key: String, converted: String)] = [:]
 
   init(mode: Mode, options: JKEncoder.Options, capacity: Int) {
     self.mode = mode
@@ -499,9 +502,12 @@ struct EncodingState: ~Copyable {
       return key.stringValue
     case .convertToSnakeCase:
       let original = key.stringValue
-      if let converted = snakeCaseKeys[original] { return converted }
+      if let cached = snakeCaseKeys[original] {
+        if Self.haveSameBytes(cached.key, original) { return cached.converted }
+        return KeyConversion.snakeCased(original)
+      }
       let converted = KeyConversion.snakeCased(original)
-      snakeCaseKeys[original] = converted
+      snakeCaseKeys[original] = (original, converted)
       return converted
     case .custom(let transform):
       let path = codingPath(ofContainer: container) + [key]
@@ -509,6 +515,18 @@ struct EncodingState: ~Copyable {
     @unknown default:
       return key.stringValue
     }
+  }
+
+  /// Whether two strings are the same scalars, not only canonically
+  /// equivalent.
+  private static func haveSameBytes(_ first: String, _ second: String) -> Bool {
+    let same = first.utf8.withContiguousStorageIfAvailable { first in
+      second.utf8.withContiguousStorageIfAvailable { second in
+        first.count == second.count
+          && (first.isEmpty || memcmp(first.baseAddress!, second.baseAddress!, first.count) == 0)
+      }
+    }
+    return (same ?? nil) ?? first.utf8.elementsEqual(second.utf8)
   }
 
   /// The coding path of the container `container` itself.
