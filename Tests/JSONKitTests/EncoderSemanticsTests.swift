@@ -200,6 +200,41 @@ struct EncoderSemanticsTests {
     #expect(throws: EncodingError.self) { try JSONEncoder().encode(Silent()) }
   }
 
+  /// Encodes `inner` through its single-value container, then, if asked,
+  /// asks for a keyed container too.
+  struct ThroughSingleValue<Inner: Encodable>: Encodable {
+    var inner: Inner
+    var thenKeyed = false
+    func encode(to encoder: any Encoder) throws {
+      var single = encoder.singleValueContainer()
+      try single.encode(inner)
+      guard thenKeyed else { return }
+      var container = encoder.container(keyedBy: TestKey.self)
+      try container.encode(1, forKey: TestKey(stringValue: "a"))
+    }
+  }
+
+  /// Passes its encoder on to `Silent`, writing nothing itself.
+  struct Forwarding: Encodable {
+    func encode(to encoder: any Encoder) throws {
+      try Silent().encode(to: encoder)
+    }
+  }
+
+  @Test func aValueThatEncodesNothingThroughASingleValueContainer() throws {
+    // Foundation writes `{}` for it, at the top level too.
+    try expectSameAsFoundation(Optional(Silent()))
+    try expectSameAsFoundation(ThroughSingleValue(inner: Silent()))
+    try expectSameAsFoundation(ThroughSingleValue(inner: Optional(Silent())))
+    try expectSameAsFoundation(ThroughSingleValue(inner: Silent(), thenKeyed: true))
+    try expectSameAsFoundation(["a": ThroughSingleValue(inner: Silent())])
+    try expectSameAsFoundation([Optional(Silent())])
+    #expect(String(decoding: try JKEncoder().encode(Optional(Silent())), as: UTF8.self) == "{}")
+    // Only a value that writes nothing into the top-level encoder throws.
+    #expect(throws: EncodingError.self) { try JKEncoder().encode(Forwarding()) }
+    #expect(throws: EncodingError.self) { try JSONEncoder().encode(Forwarding()) }
+  }
+
   struct Floats: Encodable {
     var values: [Double]
   }

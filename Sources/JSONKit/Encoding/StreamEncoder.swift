@@ -103,5 +103,8 @@ struct StreamEncoder: Encoder, SingleValueEncodingContainer {
 
   mutating func encode<T: Encodable>(_ value: T) throws {
     try session.encode(value, into: slot)
+    // Foundation writes `{}` for a value that wrote nothing here, where at
+    // the top level it would throw.
+    session.writeEmptyObjectUnlessWritten(slot)
   }
 }
