@@ -464,3 +464,118 @@ extension EncoderSemanticsTests {
     try expectSameAsFoundation(dictionary)
   }
 }
+
+extension EncoderSemanticsTests {
+  /// Writes a member, then fails inside a nested object.
+  struct FailsPartway: Encodable {
+    func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: TestKey.self)
+      try container.encode(1, forKey: TestKey(stringValue: "x"))
+      var nested = container.nestedContainer(
+        keyedBy: TestKey.self, forKey: TestKey(stringValue: "y"))
+      try nested.encode(Double.nan, forKey: TestKey(stringValue: "z"))
+    }
+  }
+
+  /// Catches errors of values it encodes, as `try?` inside `encode(to:)`
+  /// does; optionally after a container used out of order, so that the
+  /// value is encoded through the tree.
+  ///
+  /// After a value that fails partway, only scalars are encoded through the
+  /// same encoder: JSONEncoder hands the failed value's leftovers to the
+  /// next value that asks for a container there (merging them into it, or
+  /// trapping), which JKEncoder does not copy.
+  struct CatchesErrors: Encodable {
+    enum Case: CaseIterable {
+      case keyed, keyedReplacing, nestedKeyed, unkeyed, nestedUnkeyed, singleValue
+      case failingValueWritesIntoItsParent
+    }
+    var which: Case
+    var outOfOrder = false
+
+    func encode(to encoder: any Encoder) throws {
+      func key(_ name: String) -> TestKey { TestKey(stringValue: name) }
+      var container = encoder.container(keyedBy: TestKey.self)
+      var late = container.nestedContainer(keyedBy: TestKey.self, forKey: key("late"))
+      if outOfOrder { try container.encode(0, forKey: key("early")) }
+      switch which {
+      case .keyed:
+        try container.encode(1, forKey: key("a"))
+        try? container.encode(Double.nan, forKey: key("b"))
+        try container.encode(2, forKey: key("c"))
+        try? container.encode(FailsPartway(), forKey: key("d"))
+        try? container.encode(Float.nan, forKey: key("e"))
+      case .keyedReplacing:
+        // A failed value for a key already written leaves the first value.
+        try container.encode([1], forKey: key("a"))
+        try container.encode(2, forKey: key("b"))
+        try? container.encode(Float.infinity, forKey: key("b"))
+        try? container.encode(FailsPartway(), forKey: key("a"))
+      case .nestedKeyed:
+        var nested = container.nestedContainer(keyedBy: TestKey.self, forKey: key("d"))
+        try? nested.encode(Double.nan, forKey: key("x"))
+        try? nested.encode([[1.0, .nan]], forKey: key("y"))
+      case .unkeyed:
+        var list = container.nestedUnkeyedContainer(forKey: key("e"))
+        try list.encode(1)
+        try? list.encode(Float.nan)
+        try list.encode(list.count)
+        try? list.encode(FailsPartway())
+        try list.encode(list.count)
+      case .nestedUnkeyed:
+        var list = container.nestedUnkeyedContainer(forKey: key("e"))
+        var inner = list.nestedUnkeyedContainer()
+        try? inner.encode(Double.infinity)
+        try list.encode(list.count)
+        try list.encode(inner.count)
+      case .singleValue:
+        // Foundation keeps what a value wrote through a single-value
+        // container before failing (only its own nested failure is undone).
+        var single = container.superEncoder(forKey: key("f")).singleValueContainer()
+        try? single.encode(FailsPartway())
+      case .failingValueWritesIntoItsParent:
+        // The parent's members written meanwhile stay.
+        let parent = container
+        try? container.encode(
+          Custom { _ in
+            var parent = parent
+            try parent.encode(5, forKey: key("inside"))
+            throw CancellationError()
+          }, forKey: key("a"))
+        var list = container.nestedUnkeyedContainer(forKey: key("e"))
+        let parentList = list
+        try? list.encode(
+          Custom { _ in
+            var parentList = parentList
+            try parentList.encode(6)
+            throw CancellationError()
+          })
+        try list.encode(list.count)
+      }
+      try late.encode(2, forKey: key("x"))
+      try? late.encode(Double.nan, forKey: key("y"))
+    }
+  }
+
+  struct Custom: Encodable {
+    var body: (any Encoder) throws -> Void
+    func encode(to encoder: any Encoder) throws { try body(encoder) }
+  }
+
+  @Test func errorsCaughtInsideEncodeLeaveNoPartialOutput() throws {
+    for which in CatchesErrors.Case.allCases {
+      try expectSameAsFoundation(CatchesErrors(which: which))
+      try expectSameAsFoundation(CatchesErrors(which: which, outOfOrder: true))
+    }
+    let unsorted = try CatchesErrors.Case.allCases.map {
+      String(decoding: try JKEncoder().encode(CatchesErrors(which: $0)), as: UTF8.self)
+    }
+    #expect(
+      unsorted == [
+        #"{"late":{"x":2},"a":1,"c":2}"#, #"{"late":{"x":2},"a":[1],"b":2}"#,
+        #"{"late":{"x":2},"d":{}}"#, #"{"late":{"x":2},"e":[1,1,2]}"#,
+        #"{"late":{"x":2},"e":[[],1,0]}"#, #"{"late":{"x":2},"f":{"x":1,"y":{}}}"#,
+        #"{"late":{"x":2},"inside":5,"e":[6,1]}"#,
+      ])
+  }
+}

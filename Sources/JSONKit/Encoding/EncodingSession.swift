@@ -51,7 +51,23 @@ final class EncodingSession {
 
   @inline(__always)
   func beginMember(of container: Int, key: (any CodingKey)?, name: String?) -> EncodingSlot {
+    state.pointee.beginMember(of: container, key: key, name: name).slot
+  }
+
+  /// ``beginMember(of:key:name:)``, also returning where the member's text
+  /// starts, which ``discardMember(_:startingAt:)`` needs.
+  @inline(__always)
+  func beginDiscardableMember(of container: Int, key: (any CodingKey)?, name: String?)
+    -> (slot: EncodingSlot, start: Int)
+  {
     state.pointee.beginMember(of: container, key: key, name: name)
+  }
+
+  /// Begins the next element of the array `container`; returns its slot and
+  /// where its text starts.
+  @inline(__always)
+  func beginElement(of container: Int) -> (slot: EncodingSlot, start: Int) {
+    state.pointee.beginElement(of: container)
   }
 
   @inline(__always)
@@ -69,6 +85,13 @@ final class EncodingSession {
 
   func openContainer(in slot: EncodingSlot, isObject: Bool) -> Int {
     state.pointee.openContainer(in: slot, isObject: isObject)
+  }
+
+  /// Takes out the member in `slot`, whose value failed to encode, with all
+  /// that was written for it: Foundation adds a member only once its value
+  /// is encoded, so an error caught inside `encode(to:)` leaves no trace.
+  func discardMember(_ slot: EncodingSlot, startingAt start: Int) {
+    state.pointee.discardMember(slot, startingAt: start)
   }
 
   func count(of container: Int) -> Int {
@@ -239,16 +262,32 @@ struct EncodingState: ~Copyable {
   private var indentLevel: Int { frames.count - 1 }
 
   /// Begins a member of the object `container` (or an element of the array)
-  /// and returns the slot for its value.
-  mutating func beginMember(of container: Int, key: (any CodingKey)?, name: String?) -> EncodingSlot
+  /// and returns the slot for its value, and where the member's text starts
+  /// (its separator included).
+  mutating func beginMember(of container: Int, key: (any CodingKey)?, name: String?)
+    -> (slot: EncodingSlot, start: Int)
   {
-    if mode == .tree { return treeBeginMember(of: container, key: key, name: name) }
+    begin(of: container, key: key, name: name)
+  }
+
+  /// ``beginMember(of:key:name:)`` for an element of the array `container`,
+  /// made separately so that elements pay for no key.
+  mutating func beginElement(of container: Int) -> (slot: EncodingSlot, start: Int) {
+    begin(of: container, key: nil, name: nil)
+  }
+
+  @inline(__always)
+  private mutating func begin(of container: Int, key: (any CodingKey)?, name: String?)
+    -> (slot: EncodingSlot, start: Int)
+  {
+    if mode == .tree { return (treeBeginMember(of: container, key: key, name: name), 0) }
     guard !needsTreeMode, let index = frameIndex(container) else {
       abandonStreaming()
-      return EncodingSlot(container: container, member: -1)
+      return (EncodingSlot(container: container, member: -1), 0)
     }
     while frames.count - 1 > index { closeInnermost() }
     if frames[index].awaitingValue { writeEmptyObject() }
+    let memberStart = writer.count
     if frames[index].count > 0 { writer.append(UInt8(ascii: ",")) }
     if writer.isPrettyPrinted { writer.appendNewline(indentLevel: indentLevel) }
     if let name {
@@ -266,7 +305,7 @@ struct EncodingState: ~Copyable {
     frames[index].count += 1
     frames[index].awaitingValue = true
     if keepsCodingKeys { frames[index].currentKey = key }
-    return EncodingSlot(container: container, member: frames[index].count - 1)
+    return (EncodingSlot(container: container, member: frames[index].count - 1), memberStart)
   }
 
   /// Notes the fingerprint of the member being begun in `frames[index]`,
@@ -364,6 +403,29 @@ struct EncodingState: ~Copyable {
     return serial
   }
 
+  /// Takes out the member in `slot`, whose text starts at `start`, and all
+  /// that was written for it.
+  mutating func discardMember(_ slot: EncodingSlot, startingAt start: Int) {
+    if mode == .tree { return treeDiscardMember(slot) }
+    guard !needsTreeMode else { return }
+    guard let index = frameIndex(slot.container), frames[index].count - 1 == slot.member else {
+      // Members were begun after it, from inside its own encoding: only the
+      // tree can take it out.
+      return abandonStreaming()
+    }
+    if index + 1 < frames.count {
+      members.removeLast(members.count - frames[index + 1].memberBase)
+      for frame in frames[(index + 1)...] where frame.hasFingerprintSet {
+        fingerprintSets.removeLast()
+      }
+      frames.removeLast(frames.count - (index + 1))
+    }
+    if frames[index].isObject { members.removeLast() }
+    writer.truncate(to: start)
+    frames[index].count -= 1
+    frames[index].awaitingValue = false
+  }
+
   /// Whether nothing has been written into `slot` yet.
   mutating func isUnwritten(_ slot: EncodingSlot) -> Bool {
     if mode == .tree { return Self.isPending(nodes[slot.container].members[slot.member].value) }
@@ -373,7 +435,10 @@ struct EncodingState: ~Copyable {
 
   /// The number of members begun in `container`.
   mutating func count(of container: Int) -> Int {
-    if mode == .tree { return container < nodes.count ? nodes[container].members.count : 0 }
+    if mode == .tree {
+      guard container < nodes.count else { return 0 }
+      return nodes[container].members.count - nodes[container].discardedCount
+    }
     guard let index = frameIndex(container) else { return 0 }
     return frames[index].count
   }
@@ -545,6 +610,9 @@ struct EncodingState: ~Copyable {
     case pending
     case scalar(Range<Int>)
     case node(Int)
+    /// A member whose value failed to encode, after which other members
+    /// were begun: it is left out of the output.
+    case discarded
   }
 
   private struct TreeMember {
@@ -560,6 +628,11 @@ struct EncodingState: ~Copyable {
     /// Each key's member, once an object is wide enough that searching its
     /// members for every key would be slow.
     var memberOfKey: [String: Int]?
+    /// The members whose value is `.discarded`.
+    var discardedCount = 0
+    /// The member whose value was last replaced by a new one for the same
+    /// key, with what it held: if the new value fails, the old one stays.
+    var replaced: (member: Int, value: TreeValue, codingKey: (any CodingKey)?)?
   }
 
   /// The member count from which an object node indexes its keys.
@@ -570,12 +643,15 @@ struct EncodingState: ~Copyable {
   {
     if let name, let existing = treeMember(named: name, in: container) {
       // The last value wins, in the first one's place.
-      nodes[container].members[existing].value = .pending
+      let old = nodes[container].members[existing]
+      nodes[container].replaced = (existing, old.value, old.codingKey)
+      treeSetValue(.pending, in: EncodingSlot(container: container, member: existing))
       nodes[container].members[existing].codingKey = key
       return EncodingSlot(container: container, member: existing)
     }
     let member = nodes[container].members.count
     nodes[container].members.append(TreeMember(key: name, codingKey: key, value: .pending))
+    nodes[container].replaced = nil
     if let name, nodes[container].memberOfKey != nil {
       nodes[container].memberOfKey![name] = member
     }
@@ -604,7 +680,30 @@ struct EncodingState: ~Copyable {
   {
     let start = writer.count
     try write(&writer)
-    nodes[slot.container].members[slot.member].value = .scalar(start..<writer.count)
+    treeSetValue(.scalar(start..<writer.count), in: slot)
+  }
+
+  /// Sets the value of a member, keeping count of discarded members.
+  private mutating func treeSetValue(_ value: TreeValue, in slot: EncodingSlot) {
+    if case .discarded = nodes[slot.container].members[slot.member].value {
+      nodes[slot.container].discardedCount -= 1
+    }
+    if case .discarded = value { nodes[slot.container].discardedCount += 1 }
+    nodes[slot.container].members[slot.member].value = value
+  }
+
+  private mutating func treeDiscardMember(_ slot: EncodingSlot) {
+    let container = slot.container
+    if let replaced = nodes[container].replaced, replaced.member == slot.member {
+      treeSetValue(replaced.value, in: slot)
+      nodes[container].members[slot.member].codingKey = replaced.codingKey
+      nodes[container].replaced = nil
+    } else if slot.member == nodes[container].members.count - 1 {
+      let removed = nodes[container].members.removeLast()
+      if let key = removed.key { nodes[container].memberOfKey?[key] = nil }
+    } else {
+      treeSetValue(.discarded, in: slot)
+    }
   }
 
   private mutating func treeOpenContainer(in slot: EncodingSlot, isObject: Bool) -> Int {
@@ -614,7 +713,7 @@ struct EncodingState: ~Copyable {
       return existing
     }
     nodes.append(TreeNode(isObject: isObject, parentSlot: slot))
-    nodes[slot.container].members[slot.member].value = .node(nodes.count - 1)
+    treeSetValue(.node(nodes.count - 1), in: slot)
     return nodes.count - 1
   }
 
@@ -654,6 +753,8 @@ struct EncodingState: ~Copyable {
     switch value {
     case .pending:
       Self.writeEmptyObject(into: &output, indentLevel: depth)
+    case .discarded:
+      break
     case .scalar(let range):
       let text = writer.copyBytes(in: range)
       output.append(text[...])
@@ -661,6 +762,12 @@ struct EncodingState: ~Copyable {
       let node = nodes[index]
       output.append(node.isObject ? UInt8(ascii: "{") : UInt8(ascii: "["))
       var order = Array(node.members.indices)
+      if node.discardedCount > 0 {
+        order.removeAll {
+          if case .discarded = node.members[$0].value { return true }
+          return false
+        }
+      }
       if node.isObject, output.sortsKeys {
         order.sort {
           node.members[$0].key!.utf8.lexicographicallyPrecedes(node.members[$1].key!.utf8)
@@ -681,7 +788,7 @@ struct EncodingState: ~Copyable {
         writeTree(member.value, depth: depth + 1, into: &output)
       }
       if output.isPrettyPrinted {
-        if node.members.isEmpty { output.append(UInt8(ascii: "\n")) }
+        if order.isEmpty { output.append(UInt8(ascii: "\n")) }
         output.appendNewline(indentLevel: depth)
       }
       output.append(node.isObject ? UInt8(ascii: "}") : UInt8(ascii: "]"))
