@@ -579,3 +579,131 @@ extension EncoderSemanticsTests {
       ])
   }
 }
+
+extension EncoderSemanticsTests {
+  /// Asks for a nested container under a key that already holds an object
+  /// or array, in the ways Foundation merges the two.
+  struct NestedTwice: Encodable {
+    enum Case: CaseIterable {
+      case keyedTwice, unkeyedTwice, afterEncodedObject, afterEncodedArray, afterEncodedValue
+      case siblingBetween, firstUsedAfterSecond, deep, afterSuperEncoder, superEncoderReplaces
+      case emptyTwice, wideObject, snakeCaseKey
+    }
+    var which: Case
+
+    /// A value written into an object through its own keyed container.
+    struct Written: Encodable {
+      var x = 1
+      var y = [String: Int]()
+    }
+
+    func encode(to encoder: any Encoder) throws {
+      func key(_ name: String) -> TestKey { TestKey(stringValue: name) }
+      var container = encoder.container(keyedBy: TestKey.self)
+      func object(_ name: String) -> KeyedEncodingContainer<TestKey> {
+        container.nestedContainer(keyedBy: TestKey.self, forKey: key(name))
+      }
+      switch which {
+      case .keyedTwice:
+        var first = object("a")
+        try first.encode(1, forKey: key("x"))
+        var second = object("a")
+        try second.encode(2, forKey: key("y"))
+        try first.encode(3, forKey: key("z"))
+      case .unkeyedTwice:
+        var first = container.nestedUnkeyedContainer(forKey: key("a"))
+        try first.encode(1)
+        var second = container.nestedUnkeyedContainer(forKey: key("a"))
+        try second.encode(2)
+        try first.encode(3)
+        try second.encode([first.count, second.count])
+      case .afterEncodedObject:
+        try container.encode(["x": 1, "y": 0], forKey: key("a"))
+        var nested = object("a")
+        try nested.encode(2, forKey: key("y"))
+      case .afterEncodedArray:
+        try container.encode([1], forKey: key("a"))
+        var nested = container.nestedUnkeyedContainer(forKey: key("a"))
+        try nested.encode(2)
+        try nested.encode(nested.count)
+      case .afterEncodedValue:
+        try container.encode(Written(), forKey: key("a"))
+        var nested = object("a")
+        try nested.encode(2, forKey: key("y"))
+      case .siblingBetween:
+        var first = object("a")
+        try first.encode(1, forKey: key("x"))
+        try container.encode(0, forKey: key("b"))
+        var second = object("a")
+        try second.encode(2, forKey: key("y"))
+      case .firstUsedAfterSecond:
+        var first = object("a")
+        var second = object("a")
+        try second.encode(2, forKey: key("y"))
+        try first.encode(1, forKey: key("x"))
+      case .deep:
+        var first = object("a")
+        var inner = first.nestedContainer(keyedBy: TestKey.self, forKey: key("b"))
+        try inner.encode(1, forKey: key("x"))
+        var second = object("a")
+        try second.encode(2, forKey: key("y"))
+        var secondInner = second.nestedContainer(keyedBy: TestKey.self, forKey: key("b"))
+        try secondInner.encode(4, forKey: key("w"))
+        try inner.encode(3, forKey: key("z"))
+      case .afterSuperEncoder:
+        do {
+          var base = container.superEncoder(forKey: key("a")).container(keyedBy: TestKey.self)
+          try base.encode(2, forKey: key("y"))
+        }
+        var nested = object("a")
+        try nested.encode(1, forKey: key("x"))
+      case .superEncoderReplaces:
+        // A super-encoder replaces what its key held; it does not merge.
+        try container.encode(["x": 1], forKey: key("a"))
+        var base = container.superEncoder(forKey: key("a")).container(keyedBy: TestKey.self)
+        try base.encode(2, forKey: key("y"))
+      case .emptyTwice:
+        _ = object("a")
+        _ = object("a")
+        _ = container.nestedUnkeyedContainer(forKey: key("b"))
+        _ = container.nestedUnkeyedContainer(forKey: key("b"))
+      case .wideObject:
+        var first = object("k5")
+        try first.encode(1, forKey: key("x"))
+        for index in 0..<100 { try container.encode(index, forKey: key("k\(index + 10)")) }
+        var second = object("k5")
+        try second.encode(2, forKey: key("y"))
+        var list = container.nestedUnkeyedContainer(forKey: key("late"))
+        try list.encode(3)
+        for index in 0..<100 { try container.encode(index, forKey: key("m\(index)")) }
+        var again = container.nestedUnkeyedContainer(forKey: key("late"))
+        try again.encode(4)
+      case .snakeCaseKey:
+        var first = object("myKey")
+        try first.encode(1, forKey: key("x"))
+        try container.encode(0, forKey: key("other"))
+        var second = object("myKey")
+        try second.encode(2, forKey: key("y"))
+      }
+    }
+  }
+
+  @Test func nestedContainersForTheSameKeyShareOneValue() throws {
+    for which in NestedTwice.Case.allCases {
+      try expectSameAsFoundation(NestedTwice(which: which))
+    }
+    let snake = try both(NestedTwice(which: .snakeCaseKey)) { ours, theirs in
+      ours.keyEncodingStrategy = .convertToSnakeCase
+      theirs.keyEncodingStrategy = .convertToSnakeCase
+    }
+    #expect(snake.ours == snake.foundation)
+    #expect(snake.ours == #"{"my_key":{"x":1,"y":2},"other":0}"#)
+    let unsorted = try [NestedTwice.Case.keyedTwice, .siblingBetween, .unkeyedTwice].map {
+      String(decoding: try JKEncoder().encode(NestedTwice(which: $0)), as: UTF8.self)
+    }
+    #expect(
+      unsorted == [
+        #"{"a":{"x":1,"y":2,"z":3}}"#, #"{"a":{"x":1,"y":2},"b":0}"#, #"{"a":[1,2,3,[3,3]]}"#,
+      ])
+  }
+}

@@ -21,10 +21,12 @@ struct EncodingSlot: Equatable {
 /// an object's members in place when it closes.
 ///
 /// Codable also allows encoding into a container after a later sibling has
-/// been written (a nested container or super-encoder kept and used later).
-/// Streaming cannot honour that, so the session notes it, ignores further
-/// writes, and ``JKEncoder`` encodes the value again in **tree** mode, which
-/// records every container as a node and writes them all at the end.
+/// been written (a nested container or super-encoder kept and used later),
+/// and asking again for a nested container under a key whose object or
+/// array is written already, to add to it. Streaming cannot honour either,
+/// so the session notes it, ignores further writes, and ``JKEncoder``
+/// encodes the value again in **tree** mode, which records every container
+/// as a node and writes them all at the end.
 ///
 /// The mutable state lives in memory the session allocates, reached through
 /// a pointer: every write is a mutation, and a class's stored properties
@@ -61,6 +63,12 @@ final class EncodingSession {
     -> (slot: EncodingSlot, start: Int)
   {
     state.pointee.beginMember(of: container, key: key, name: name)
+  }
+
+  /// Begins the member `name` of the object `container` for a nested
+  /// container, which shares an object or array already written there.
+  func beginContainerMember(of container: Int, key: any CodingKey, name: String) -> EncodingSlot {
+    state.pointee.beginContainerMember(of: container, key: key, name: name)
   }
 
   /// Begins the next element of the array `container`; returns its slot and
@@ -267,34 +275,69 @@ struct EncodingState: ~Copyable {
   mutating func beginMember(of container: Int, key: (any CodingKey)?, name: String?)
     -> (slot: EncodingSlot, start: Int)
   {
-    begin(of: container, key: key, name: name)
+    let begun = begin(of: container, key: key, name: name)
+    return (begun.slot, begun.start)
   }
 
   /// ``beginMember(of:key:name:)`` for an element of the array `container`,
   /// made separately so that elements pay for no key.
   mutating func beginElement(of container: Int) -> (slot: EncodingSlot, start: Int) {
-    begin(of: container, key: nil, name: nil)
+    let begun = begin(of: container, key: nil, name: nil)
+    return (begun.slot, begun.start)
   }
 
+  /// Begins the member `name` of the object `container` for a nested
+  /// container. Foundation hands a nested container asked for under a key
+  /// that already holds an object (or array) that same object, so that both
+  /// containers write into it; streaming cannot reopen a value it has
+  /// written, so it leaves such a request to the tree.
+  mutating func beginContainerMember(of container: Int, key: any CodingKey, name: String)
+    -> EncodingSlot
+  {
+    if mode == .tree {
+      return treeBeginMember(of: container, key: key, name: name, keepingValue: true)
+    }
+    let begun = begin(of: container, key: key, name: name)
+    if begun.mayRepeat, repeatsEarlierMember(begun.slot) { abandonStreaming() }
+    return begun.slot
+  }
+
+  /// Whether the member in `slot`, just begun, has the key of an earlier
+  /// member of its object.
+  private func repeatsEarlierMember(_ slot: EncodingSlot) -> Bool {
+    guard let index = frameIndex(slot.container), let last = members.last else { return false }
+    var other = frames[index].memberBase
+    while other < members.count - 1 {
+      if members[other].fingerprint == last.fingerprint, members[other].key == last.key {
+        return true
+      }
+      other += 1
+    }
+    return false
+  }
+
+  /// Begins a member (or element); also says whether an earlier member of
+  /// the object may have the same key.
   @inline(__always)
   private mutating func begin(of container: Int, key: (any CodingKey)?, name: String?)
-    -> (slot: EncodingSlot, start: Int)
+    -> (slot: EncodingSlot, start: Int, mayRepeat: Bool)
   {
-    if mode == .tree { return (treeBeginMember(of: container, key: key, name: name), 0) }
+    if mode == .tree { return (treeBeginMember(of: container, key: key, name: name), 0, false) }
     guard !needsTreeMode, let index = frameIndex(container) else {
       abandonStreaming()
-      return (EncodingSlot(container: container, member: -1), 0)
+      return (EncodingSlot(container: container, member: -1), 0, false)
     }
     while frames.count - 1 > index { closeInnermost() }
     if frames[index].awaitingValue { writeEmptyObject() }
     let memberStart = writer.count
+    var mayRepeat = false
     if frames[index].count > 0 { writer.append(UInt8(ascii: ",")) }
     if writer.isPrettyPrinted { writer.appendNewline(indentLevel: indentLevel) }
     if let name {
       let start = writer.count
       writer.writeQuoted(name)
       let fingerprint = writer.fingerprint(from: start)
-      noteFingerprint(fingerprint, inFrame: index)
+      mayRepeat = noteFingerprint(fingerprint, inFrame: index)
       members.append(Member(key: name, fingerprint: fingerprint, start: start))
       if writer.isPrettyPrinted {
         writer.append(" : ")
@@ -305,13 +348,16 @@ struct EncodingState: ~Copyable {
     frames[index].count += 1
     frames[index].awaitingValue = true
     if keepsCodingKeys { frames[index].currentKey = key }
-    return (EncodingSlot(container: container, member: frames[index].count - 1), memberStart)
+    return (
+      EncodingSlot(container: container, member: frames[index].count - 1), memberStart, mayRepeat
+    )
   }
 
   /// Notes the fingerprint of the member being begun in `frames[index]`,
-  /// marking the object when an earlier member may have the same key.
+  /// marking the object when an earlier member may have the same key; returns
+  /// whether one may.
   @inline(__always)
-  private mutating func noteFingerprint(_ fingerprint: UInt64, inFrame index: Int) {
+  private mutating func noteFingerprint(_ fingerprint: UInt64, inFrame index: Int) -> Bool {
     if frames[index].count >= Self.fingerprintSetThreshold {
       return noteFingerprintInSet(fingerprint, inFrame: index)
     }
@@ -335,11 +381,12 @@ struct EncodingState: ~Copyable {
         other += 1
       }
     }
+    return seen != 0
   }
 
   /// ``noteFingerprint(_:inFrame:)`` for a wide object, which is the
   /// innermost open container.
-  private mutating func noteFingerprintInSet(_ fingerprint: UInt64, inFrame index: Int) {
+  private mutating func noteFingerprintInSet(_ fingerprint: UInt64, inFrame index: Int) -> Bool {
     if !frames[index].hasFingerprintSet {
       var fingerprints = Set<UInt64>(minimumCapacity: 4 * Self.fingerprintSetThreshold)
       for member in members[frames[index].memberBase...] {
@@ -350,7 +397,9 @@ struct EncodingState: ~Copyable {
     }
     if !fingerprintSets[fingerprintSets.count - 1].insert(fingerprint).inserted {
       frames[index].mayHaveDuplicates = true
+      return true
     }
+    return false
   }
 
   /// Writes a scalar into `slot`.
@@ -638,10 +687,15 @@ struct EncodingState: ~Copyable {
   /// The member count from which an object node indexes its keys.
   private static let keyIndexThreshold = 16
 
-  private mutating func treeBeginMember(of container: Int, key: (any CodingKey)?, name: String?)
-    -> EncodingSlot
-  {
+  private mutating func treeBeginMember(
+    of container: Int, key: (any CodingKey)?, name: String?, keepingValue: Bool = false
+  ) -> EncodingSlot {
     if let name, let existing = treeMember(named: name, in: container) {
+      if keepingValue {
+        // A nested container: it reuses the object or array already there.
+        nodes[container].members[existing].codingKey = key
+        return EncodingSlot(container: container, member: existing)
+      }
       // The last value wins, in the first one's place.
       let old = nodes[container].members[existing]
       nodes[container].replaced = (existing, old.value, old.codingKey)

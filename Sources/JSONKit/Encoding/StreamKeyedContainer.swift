@@ -107,14 +107,21 @@ struct StreamKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     do { try session.encode(value, into: member.slot) } catch { throw discarding(member, error) }
   }
 
+  /// Begins the member `key` for a nested container, which shares an object
+  /// or array already written for `key`, as in Foundation.
+  private func containerMember(_ key: Key) -> EncodingSlot {
+    session.beginContainerMember(
+      of: container, key: key, name: session.name(of: key, in: container))
+  }
+
   mutating func nestedContainer<NestedKey: CodingKey>(
     keyedBy keyType: NestedKey.Type, forKey key: Key
   ) -> KeyedEncodingContainer<NestedKey> {
-    StreamEncoder(session: session, slot: member(key)).container(keyedBy: keyType)
+    StreamEncoder(session: session, slot: containerMember(key)).container(keyedBy: keyType)
   }
 
   mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
-    StreamEncoder(session: session, slot: member(key)).unkeyedContainer()
+    StreamEncoder(session: session, slot: containerMember(key)).unkeyedContainer()
   }
 
   mutating func superEncoder() -> any Encoder {
