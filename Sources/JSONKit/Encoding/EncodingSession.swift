@@ -91,8 +91,10 @@ final class EncodingSession {
     try state.pointee.writeIndented(into: slot, write)
   }
 
-  func openContainer(in slot: EncodingSlot, isObject: Bool) -> Int {
-    state.pointee.openContainer(in: slot, isObject: isObject)
+  /// Opens an array or object in `slot`; `isNested` says that a container
+  /// opens it as a nested container, rather than the encoder of `slot`.
+  func openContainer(in slot: EncodingSlot, isObject: Bool, isNested: Bool = false) -> Int {
+    state.pointee.openContainer(in: slot, isObject: isObject, isNested: isNested)
   }
 
   /// Takes out the member in `slot`, whose value failed to encode, with all
@@ -186,11 +188,12 @@ struct EncodingState: ~Copyable {
     case .streaming:
       frames.reserveCapacity(16)
       members.reserveCapacity(64)
-      frames.append(Frame(serial: 0, isObject: false, parentSlot: .root, memberBase: 0))
+      frames.append(
+        Frame(serial: 0, isObject: false, isNested: false, parentSlot: .root, memberBase: 0))
       frames[0].count = 1
       frames[0].awaitingValue = true
     case .tree:
-      nodes.append(TreeNode(isObject: false, parentSlot: nil))
+      nodes.append(TreeNode(isObject: false, isNested: false, parentSlot: nil))
       nodes[0].members.append(TreeMember(key: nil, codingKey: nil, value: .pending))
     }
   }
@@ -201,6 +204,9 @@ struct EncodingState: ~Copyable {
   private struct Frame {
     let serial: Int
     let isObject: Bool
+    /// Whether a container opened it as a nested container (see
+    /// ``codingPath(of:)``).
+    let isNested: Bool
     // The flags come together, where they pack into one word.
     /// Whether the last member was begun but has no value yet.
     var awaitingValue = false
@@ -434,8 +440,8 @@ struct EncodingState: ~Copyable {
 
   /// Opens an array or object in `slot`, or returns the one already there
   /// (an encoder may ask for its container more than once).
-  mutating func openContainer(in slot: EncodingSlot, isObject: Bool) -> Int {
-    if mode == .tree { return treeOpenContainer(in: slot, isObject: isObject) }
+  mutating func openContainer(in slot: EncodingSlot, isObject: Bool, isNested: Bool) -> Int {
+    if mode == .tree { return treeOpenContainer(in: slot, isObject: isObject, isNested: isNested) }
     if !needsTreeMode, let index = frameIndex(slot.container), index + 1 < frames.count,
       frames[index + 1].parentSlot == slot, frames[index + 1].isObject == isObject
     {
@@ -448,7 +454,9 @@ struct EncodingState: ~Copyable {
     let serial = nextSerial
     nextSerial += 1
     frames.append(
-      Frame(serial: serial, isObject: isObject, parentSlot: slot, memberBase: members.count))
+      Frame(
+        serial: serial, isObject: isObject, isNested: isNested, parentSlot: slot,
+        memberBase: members.count))
     return serial
   }
 
@@ -578,24 +586,51 @@ struct EncodingState: ~Copyable {
 
   // MARK: - Coding paths
 
-  /// The coding path of the value in `slot`.
+  // Foundation's paths: a value's encoder has the path of the encoder whose
+  // container the value is encoded into, plus the value's key. A nested
+  // container belongs to the encoder of the container that made it, so the
+  // keys of nested containers are not in the paths of the values encoded
+  // into them (`a.nestedContainer(forKey: "b").encode(x, forKey: "c")`
+  // gives x the path of a's encoder plus "c"). A container's own path, and
+  // the path a custom key strategy sees, do include them.
+
+  /// The coding path of the value in `slot`: that of its encoder.
   mutating func codingPath(of slot: EncodingSlot) -> [any CodingKey] {
     if mode == .tree { return treeCodingPath(of: slot) }
-    guard let index = frameIndex(slot.container) else { return [] }
-    var path: [any CodingKey] = []
-    // frames[0] holds only the root value, which has no key.
-    if index >= 2 {
-      for level in 1..<index {
-        path.append(lastMemberKey(of: frames[level]))
-      }
+    guard let index = frameIndex(slot.container), index >= 1 else { return [] }
+    let frame = frames[index]
+    let key =
+      slot.member == frame.count - 1
+      ? lastMemberKey(of: frame) : AnyCodingKey(intValue: slot.member)
+    return encoderPath(ofLevel: index, key: key)
+  }
+
+  /// The coding path of a value encoded under `key` into the container of
+  /// `frames[level]`.
+  private func encoderPath(ofLevel level: Int, key: any CodingKey) -> [any CodingKey] {
+    var reversedPath = [key]
+    var level = level
+    while true {
+      // frames[0] holds only the root value, whose path is empty.
+      while frames[level].isNested { level -= 1 }
+      level -= 1
+      guard level >= 1 else { break }
+      reversedPath.append(lastMemberKey(of: frames[level]))
     }
-    if index >= 1 {
-      let frame = frames[index]
-      path.append(
-        slot.member == frame.count - 1
-          ? lastMemberKey(of: frame) : AnyCodingKey(intValue: slot.member))
+    return reversedPath.reversed()
+  }
+
+  /// The coding path of the container of `frames[level]` itself.
+  private func containerPath(ofLevel level: Int) -> [any CodingKey] {
+    var nestedKeys: [any CodingKey] = []
+    var level = level
+    while frames[level].isNested {
+      nestedKeys.append(lastMemberKey(of: frames[level - 1]))
+      level -= 1
     }
-    return path
+    guard level >= 2 else { return nestedKeys.reversed() }
+    return encoderPath(ofLevel: level - 1, key: lastMemberKey(of: frames[level - 1]))
+      + nestedKeys.reversed()
   }
 
   /// The coding key of the last member begun in `frame`.
@@ -624,6 +659,11 @@ struct EncodingState: ~Copyable {
       snakeCaseKeys[original] = (original, converted)
       return converted
     case .custom(let transform):
+      // When streaming gives up (or has), its output is discarded and its
+      // paths may be wrong: the tree pass calls the transform.
+      if mode == .streaming, needsTreeMode || frameIndex(container) == nil {
+        return key.stringValue
+      }
       let path = codingPath(ofContainer: container) + [key]
       return transform(path).stringValue
     @unknown default:
@@ -645,12 +685,9 @@ struct EncodingState: ~Copyable {
 
   /// The coding path of the container `container` itself.
   mutating func codingPath(ofContainer container: Int) -> [any CodingKey] {
-    if mode == .tree {
-      guard let slot = nodes[container].parentSlot else { return [] }
-      return treeCodingPath(of: slot)
-    }
+    if mode == .tree { return treeContainerPath(of: container) }
     guard let index = frameIndex(container) else { return [] }
-    return codingPath(of: frames[index].parentSlot)
+    return containerPath(ofLevel: index)
   }
 
   // MARK: - Tree mode
@@ -672,6 +709,7 @@ struct EncodingState: ~Copyable {
 
   private struct TreeNode {
     let isObject: Bool
+    let isNested: Bool
     let parentSlot: EncodingSlot?
     var members: [TreeMember] = []
     /// Each key's member, once an object is wide enough that searching its
@@ -760,26 +798,48 @@ struct EncodingState: ~Copyable {
     }
   }
 
-  private mutating func treeOpenContainer(in slot: EncodingSlot, isObject: Bool) -> Int {
+  private mutating func treeOpenContainer(in slot: EncodingSlot, isObject: Bool, isNested: Bool)
+    -> Int
+  {
     if case .node(let existing) = nodes[slot.container].members[slot.member].value,
       nodes[existing].isObject == isObject
     {
       return existing
     }
-    nodes.append(TreeNode(isObject: isObject, parentSlot: slot))
+    nodes.append(TreeNode(isObject: isObject, isNested: isNested, parentSlot: slot))
     treeSetValue(.node(nodes.count - 1), in: slot)
     return nodes.count - 1
   }
 
-  private mutating func treeCodingPath(of slot: EncodingSlot) -> [any CodingKey] {
-    var path: [any CodingKey] = []
+  private func treeKey(of slot: EncodingSlot) -> any CodingKey {
+    nodes[slot.container].members[slot.member].codingKey ?? AnyCodingKey(intValue: slot.member)
+  }
+
+  /// The coding path of the value in `slot`, as ``codingPath(of:)`` gives it.
+  private func treeCodingPath(of slot: EncodingSlot) -> [any CodingKey] {
+    var reversedPath: [any CodingKey] = []
     var current: EncodingSlot? = slot
     while let slot = current, slot.container != 0 {
-      let member = nodes[slot.container].members[slot.member]
-      path.append(member.codingKey ?? AnyCodingKey(intValue: slot.member))
-      current = nodes[slot.container].parentSlot
+      reversedPath.append(treeKey(of: slot))
+      var owner = slot.container
+      while nodes[owner].isNested, let parent = nodes[owner].parentSlot {
+        owner = parent.container
+      }
+      current = nodes[owner].parentSlot
     }
-    return path.reversed()
+    return reversedPath.reversed()
+  }
+
+  /// The coding path of the container `container` itself.
+  private func treeContainerPath(of container: Int) -> [any CodingKey] {
+    var nestedKeys: [any CodingKey] = []
+    var node = container
+    while nodes[node].isNested, let parent = nodes[node].parentSlot {
+      nestedKeys.append(treeKey(of: parent))
+      node = parent.container
+    }
+    guard let slot = nodes[node].parentSlot else { return nestedKeys.reversed() }
+    return treeCodingPath(of: slot) + nestedKeys.reversed()
   }
 
   /// The finished streaming output; nothing may be written afterwards.

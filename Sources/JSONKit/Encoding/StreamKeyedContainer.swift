@@ -117,11 +117,14 @@ struct StreamKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
   mutating func nestedContainer<NestedKey: CodingKey>(
     keyedBy keyType: NestedKey.Type, forKey key: Key
   ) -> KeyedEncodingContainer<NestedKey> {
-    StreamEncoder(session: session, slot: containerMember(key)).container(keyedBy: keyType)
+    let nested = session.openContainer(in: containerMember(key), isObject: true, isNested: true)
+    return KeyedEncodingContainer(
+      StreamKeyedContainer<NestedKey>(session: session, container: nested))
   }
 
   mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
-    StreamEncoder(session: session, slot: containerMember(key)).unkeyedContainer()
+    let nested = session.openContainer(in: containerMember(key), isObject: false, isNested: true)
+    return StreamUnkeyedContainer(session: session, container: nested)
   }
 
   mutating func superEncoder() -> any Encoder {

@@ -113,11 +113,14 @@ struct StreamUnkeyedContainer: UnkeyedEncodingContainer {
   mutating func nestedContainer<NestedKey: CodingKey>(
     keyedBy keyType: NestedKey.Type
   ) -> KeyedEncodingContainer<NestedKey> {
-    StreamEncoder(session: session, slot: element()).container(keyedBy: keyType)
+    let nested = session.openContainer(in: element(), isObject: true, isNested: true)
+    return KeyedEncodingContainer(
+      StreamKeyedContainer<NestedKey>(session: session, container: nested))
   }
 
   mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
-    StreamEncoder(session: session, slot: element()).unkeyedContainer()
+    let nested = session.openContainer(in: element(), isObject: false, isNested: true)
+    return StreamUnkeyedContainer(session: session, container: nested)
   }
 
   mutating func superEncoder() -> any Encoder {
