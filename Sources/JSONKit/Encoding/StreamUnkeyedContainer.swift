@@ -124,6 +124,10 @@ struct StreamUnkeyedContainer: UnkeyedEncodingContainer {
   }
 
   mutating func superEncoder() -> any Encoder {
+    // Foundation adds the super-encoder's element (at the index it had when
+    // asked for) only when the super-encoder is released, so until then its
+    // `count` leaves it out. When that happens depends on ARC, not on the
+    // code, so the element is begun, and counted, here.
     StreamEncoder(session: session, slot: element())
   }
 }
