@@ -157,12 +157,54 @@ struct EncoderOracleTests {
     #expect(failures == 0)
   }
 
+  /// One object per key, so that keys converting to the same name stay apart.
+  struct KeyList: Encodable {
+    var keys: [String]
+    func encode(to encoder: any Encoder) throws {
+      var list = encoder.unkeyedContainer()
+      for key in keys {
+        var object = list.nestedContainer(keyedBy: OracleKey.self)
+        try object.encode(0, forKey: OracleKey(stringValue: key))
+      }
+    }
+  }
+
+  /// `.convertToSnakeCase` on keys with combining marks, prepended marks,
+  /// emoji sequences and Hangul jamo: Foundation finds capitals one scalar
+  /// at a time but steps over whole characters around them.
+  @Test func snakeCaseKeysOfManyScalarsPerCharacter() {
+    var keys = [
+      "aB\u{301}c", "xABC\u{301}d", "aB\u{600}a", "ÉB\u{308}C\u{301}dE\u{301}", "a\u{301}B",
+      "\u{301}AB", "AB\u{301}", "aB\u{1F3FB}c", "aBC\u{200D}d", "a\u{1100}\u{1161}B\u{11A8}c",
+    ]
+    // U+0600, which joins the next character to it, is left out: Foundation
+    // traps on some keys with it before a capital.
+    let pool: [Unicode.Scalar] = [
+      "a", "z", "A", "Z", "_", "1", "-", "\u{301}", "\u{308}", "\u{345}", "\u{200D}", "\u{FE0F}",
+      "\u{20E3}", "\u{1F600}", "\u{1F3FB}", "\u{1F1E6}", "\u{1100}", "\u{1161}", "\u{11A8}",
+      "\u{AC00}", "\u{1C5}", "\u{130}", "\u{3A3}", "\u{3C3}", "\u{DF}", "\u{FB01}", "\u{903}",
+      "\u{915}", "\u{94D}", "\u{E33}", "\r", "\n", "\u{2160}", "\u{24B6}", "\u{1D400}", "\u{10400}",
+      "\u{10428}", "\u{E0041}", "É", "é", "\u{1E9E}",
+    ]
+    var random = SplitMix64(seed: 0xE1C0_0008)
+    for _ in 0..<2_000 {
+      var key = ""
+      for _ in 0..<Int.random(in: 1...9, using: &random) {
+        key.unicodeScalars.append(pool.randomElement(using: &random)!)
+      }
+      keys.append(key)
+    }
+    var setup = Setup()
+    setup.keys = .convertToSnakeCase
+    Self.expectSame(KeyList(keys: keys), setup)
+  }
+
   @Test func generatedModelsWithACustomKeyStrategy() {
     var setup = Setup()
-    // The transform ignores the rest of the path: Foundation passes a path
-    // without its nested containers' keys for values encoded into them (see
+    // The transform sees the whole path, which must be Foundation's (see
     // `codingPathsInNestedContainers`).
-    setup.keys = .custom { path in OracleKey(stringValue: path.last!.stringValue.uppercased() + "!")
+    setup.keys = .custom { path in
+      OracleKey(stringValue: path.map(\.stringValue).joined(separator: ".").uppercased() + "!")
     }
     #expect(run(seed: 0xE1C0_0003, count: 200, setup: setup) == 0)
   }
@@ -314,6 +356,36 @@ struct EncoderOracleTests {
     }
   }
 
+  /// Dates whose seconds or milliseconds since 1970 are not finite:
+  /// Foundation throws for them even when told how to write non-finite
+  /// floats.
+  @Test func datesTooFarAwayForANumber() {
+    let far = Date(timeIntervalSince1970: 1e306)
+    let values = [
+      Date(timeIntervalSince1970: .infinity), Date(timeIntervalSince1970: -.infinity),
+      Date(timeIntervalSince1970: .nan), far,
+    ]
+    for dates: JSONEncoder.DateEncodingStrategy in [.secondsSince1970, .millisecondsSince1970] {
+      for floats: JSONEncoder.NonConformingFloatEncodingStrategy in [
+        .throw, .convertToString(positiveInfinity: "+inf", negativeInfinity: "-inf", nan: "nan"),
+      ] {
+        var setup = Setup()
+        setup.dates = dates
+        setup.floats = floats
+        for value in values {
+          Self.expectSame(value, setup)
+          Self.expectSame([value], setup)
+          Self.expectSame(["when": value], setup)
+          Self.expectSame(
+            Stamps(when: far, list: [value], maybe: nil, blob: Data(), blobs: []), setup)
+        }
+        #expect(throws: EncodingError.self) {
+          try setup.jsonKit.encode([Date(timeIntervalSince1970: .infinity)])
+        }
+      }
+    }
+  }
+
   static let userInfoKey = CodingUserInfoKey(rawValue: "oracle.encoder.tag")!
 
   /// Writes the user info it finds, and its coding path, at every level.
@@ -347,38 +419,92 @@ struct EncoderOracleTests {
     }
   }
 
-  /// Encodes values into nested containers, one of them a NaN.
+  /// Writes the coding paths of its encoder and its containers, encoding
+  /// values into containers nested in each other, one of them a NaN.
   struct Nested: Encodable {
     var nan = false
+    var outOfOrder = false
+
+    /// Encodes `value` through its single-value container.
+    struct SingleValue<Value: Encodable>: Encodable {
+      var value: Value
+      func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(value)
+      }
+    }
+
+    /// Writes its encoder's path and its container's, and nests again.
+    struct Inner: Encodable {
+      func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: OracleKey.self)
+        try container.encode(oraclePath(encoder.codingPath), forKey: .init(stringValue: "enc"))
+        try container.encode(oraclePath(container.codingPath), forKey: .init(stringValue: "con"))
+        var nested = container.nestedContainer(
+          keyedBy: OracleKey.self, forKey: .init(stringValue: "n"))
+        try nested.encode(Path(), forKey: .init(stringValue: "v"))
+      }
+    }
+
     func encode(to encoder: any Encoder) throws {
+      func key(_ name: String) -> OracleKey { OracleKey(stringValue: name) }
       var container = encoder.container(keyedBy: OracleKey.self)
-      var nested = container.nestedContainer(
-        keyedBy: OracleKey.self, forKey: .init(stringValue: "a"))
-      try nested.encode(Path(), forKey: .init(stringValue: "x"))
-      var list = container.nestedUnkeyedContainer(forKey: .init(stringValue: "u"))
+      var late = container.nestedContainer(keyedBy: OracleKey.self, forKey: key("late"))
+      if outOfOrder { try container.encode(0, forKey: key("early")) }
+      var nested = container.nestedContainer(keyedBy: OracleKey.self, forKey: key("a"))
+      try nested.encode(Path(), forKey: key("x"))
+      try nested.encode(oraclePath(nested.codingPath), forKey: key("con"))
+      try nested.encode(["k": Path()], forKey: key("dict"))
+      try nested.encode(["k": ["k": ["k": Path()]]], forKey: key("dicts"))
+      try nested.encode([["k": [Path()]]], forKey: key("dictsInArray"))
+      try nested.encode(SingleValue(value: ["k": Path()]), forKey: key("single"))
+      try nested.encode(Inner(), forKey: key("inner"))
+      var deeper = nested.nestedContainer(keyedBy: OracleKey.self, forKey: key("b"))
+      try deeper.encode([Path()], forKey: key("list"))
+      try Path().encode(to: deeper.superEncoder())
+      try Inner().encode(to: deeper.superEncoder(forKey: key("base")))
+      var list = container.nestedUnkeyedContainer(forKey: key("u"))
       try list.encode(Path())
       var inner = list.nestedContainer(keyedBy: OracleKey.self)
-      try inner.encode(Path(), forKey: .init(stringValue: "y"))
-      try container.encode(Path(), forKey: .init(stringValue: "direct"))
-      if nan { try nested.encode([Double.nan], forKey: .init(stringValue: "bad")) }
+      try inner.encode(Path(), forKey: key("y"))
+      try inner.encode(oraclePath(inner.codingPath), forKey: key("con"))
+      var innerList = list.nestedUnkeyedContainer()
+      try innerList.encode(Path())
+      try Path().encode(to: list.superEncoder())
+      try container.encode(Path(), forKey: key("direct"))
+      try late.encode(Path(), forKey: key("z"))
+      if nan { try deeper.encode([Double.nan], forKey: key("bad")) }
     }
   }
 
-  /// A value encoded into a nested container: JKEncoder gives its encoder
-  /// the whole coding path; Foundation's leaves out the nested containers'
-  /// own keys, and so do its errors there.
+  /// A value encoded into a nested container gets the path of the encoder
+  /// that made the outermost of those containers, plus its own key: in
+  /// Foundation the keys of nested containers are in their own coding paths
+  /// and in the paths a custom key strategy sees, but not in the paths of
+  /// the values (or errors) inside them. JKEncoder gives the same paths.
   @Test func codingPathsInNestedContainers() throws {
-    var setup = Setup()
-    setup.formatting = [.sortedKeys]
-    let ours = String(decoding: try setup.jsonKit.encode(Nested()), as: UTF8.self)
-    let theirs = String(decoding: try setup.foundation.encode(Nested()), as: UTF8.self)
+    for outOfOrder in [false, true] {
+      Self.expectSame(Nested(outOfOrder: outOfOrder))
+      Self.expectSame(["top": Nested(outOfOrder: outOfOrder)])
+      Self.expectSame(Nested(nan: true, outOfOrder: outOfOrder))
+      Self.expectSame([Nested(nan: true, outOfOrder: outOfOrder)])
+      var setup = Setup()
+      setup.keys = .custom { path in OracleKey(stringValue: oraclePath(path)) }
+      Self.expectSame(Nested(outOfOrder: outOfOrder), setup)
+      Self.expectSame(["top": Nested(outOfOrder: outOfOrder)], setup)
+      setup.keys = .convertToSnakeCase
+      Self.expectSame(["top": Nested(outOfOrder: outOfOrder)], setup)
+    }
+    let ours = OracleOutcome { try JKEncoder().encode(Nested(nan: true)) }.error
+    #expect(ours.map(Self.shape) == "invalidValue at bad/Index 0#0")
+    let encoder = JKEncoder()
+    encoder.outputFormatting = .sortedKeys
+    let output = String(decoding: try encoder.encode(Nested()), as: UTF8.self)
     #expect(
-      ours == #"{"a":{"x":"a\/x"},"direct":"direct","u":["u\/Index 0#0",{"y":"u\/Index 1#1\/y"}]}"#)
-    #expect(theirs == #"{"a":{"x":"x"},"direct":"direct","u":["Index 0#0",{"y":"y"}]}"#)
-    let ourError = OracleOutcome { try setup.jsonKit.encode(Nested(nan: true)) }.error
-    let theirError = OracleOutcome { try setup.foundation.encode(Nested(nan: true)) }.error
-    #expect(ourError.map(Self.shape) == "invalidValue at a/bad/Index 0#0")
-    #expect(theirError.map(Self.shape) == "invalidValue at bad/Index 0#0")
+      output.contains(
+        #""b":{"base":{"con":"base","enc":"base","n":{"v":"base\/v"}},"list":["list\/Index 0#0"],"#
+          + #""super":"super"}"#))
+    #expect(output.contains(#""u":["Index 0#0",{"con":"u\/Index 1#1","y":"y"},["Index 0#0"]"#))
   }
 
   // MARK: - Round trips

@@ -200,6 +200,41 @@ struct EncoderSemanticsTests {
     #expect(throws: EncodingError.self) { try JSONEncoder().encode(Silent()) }
   }
 
+  /// Encodes `inner` through its single-value container, then, if asked,
+  /// asks for a keyed container too.
+  struct ThroughSingleValue<Inner: Encodable>: Encodable {
+    var inner: Inner
+    var thenKeyed = false
+    func encode(to encoder: any Encoder) throws {
+      var single = encoder.singleValueContainer()
+      try single.encode(inner)
+      guard thenKeyed else { return }
+      var container = encoder.container(keyedBy: TestKey.self)
+      try container.encode(1, forKey: TestKey(stringValue: "a"))
+    }
+  }
+
+  /// Passes its encoder on to `Silent`, writing nothing itself.
+  struct Forwarding: Encodable {
+    func encode(to encoder: any Encoder) throws {
+      try Silent().encode(to: encoder)
+    }
+  }
+
+  @Test func aValueThatEncodesNothingThroughASingleValueContainer() throws {
+    // Foundation writes `{}` for it, at the top level too.
+    try expectSameAsFoundation(Optional(Silent()))
+    try expectSameAsFoundation(ThroughSingleValue(inner: Silent()))
+    try expectSameAsFoundation(ThroughSingleValue(inner: Optional(Silent())))
+    try expectSameAsFoundation(ThroughSingleValue(inner: Silent(), thenKeyed: true))
+    try expectSameAsFoundation(["a": ThroughSingleValue(inner: Silent())])
+    try expectSameAsFoundation([Optional(Silent())])
+    #expect(String(decoding: try JKEncoder().encode(Optional(Silent())), as: UTF8.self) == "{}")
+    // Only a value that writes nothing into the top-level encoder throws.
+    #expect(throws: EncodingError.self) { try JKEncoder().encode(Forwarding()) }
+    #expect(throws: EncodingError.self) { try JSONEncoder().encode(Forwarding()) }
+  }
+
   struct Floats: Encodable {
     var values: [Double]
   }
@@ -368,5 +403,307 @@ struct EncoderSemanticsTests {
     #expect(
       String(decoding: try JKEncoder().encode(CountsAsItGoes()), as: UTF8.self)
         == #"{"first":[0,1,2],"second":"two"}"#)
+  }
+}
+
+extension EncoderSemanticsTests {
+  /// An object with many members, some keys repeated; optionally written
+  /// after a later sibling, so that the encoder cannot stream it.
+  struct WideObject: Encodable {
+    var keys: [String]
+    var outOfOrder = false
+
+    func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: TestKey.self)
+      guard outOfOrder else { return try encodeMembers(into: &container) }
+      var wide = container.nestedContainer(keyedBy: TestKey.self, forKey: TestKey(stringValue: "w"))
+      try container.encode(0, forKey: TestKey(stringValue: "later"))
+      try encodeMembers(into: &wide)
+    }
+
+    private func encodeMembers(into container: inout KeyedEncodingContainer<TestKey>) throws {
+      for (value, key) in keys.enumerated() {
+        try container.encode(value, forKey: TestKey(stringValue: key))
+      }
+    }
+
+    /// The members JKEncoder writes without `.sortedKeys`: each key where
+    /// it first appeared, with the last value encoded for it.
+    var expectedUnsortedMembers: String {
+      var order: [String] = []
+      var values: [String: Int] = [:]
+      for (value, key) in keys.enumerated() {
+        if values.updateValue(value, forKey: key) == nil { order.append(key) }
+      }
+      return "{" + order.map { "\"\($0)\":\(values[$0]!)" }.joined(separator: ",") + "}"
+    }
+  }
+
+  @Test func wideObjectsWithRepeatedKeys() throws {
+    let distinct = (0..<5_000).map { "key\($0)" }
+    // Keys repeated among the first members, among later ones, and later
+    // ones repeating early ones: wide objects find repeats differently.
+    var repeatedEarly = distinct
+    repeatedEarly.insert("key3", at: 10)
+    var repeatedLate = distinct
+    repeatedLate.insert(contentsOf: ["key4000", "key100"], at: 4_500)
+    var repeatedOften = distinct
+    for position in stride(from: 4_990, to: 0, by: -7) {
+      repeatedOften.insert("key\(position / 3)", at: position)
+    }
+    for keys in [distinct, repeatedEarly, repeatedLate, repeatedOften] {
+      for outOfOrder in [false, true] {
+        let value = WideObject(keys: keys, outOfOrder: outOfOrder)
+        try expectSameAsFoundation(value)
+        let unsorted = String(decoding: try JKEncoder().encode(value), as: UTF8.self)
+        let members = value.expectedUnsortedMembers
+        #expect(unsorted == (outOfOrder ? #"{"w":\#(members),"later":0}"# : members))
+      }
+    }
+    let dictionary = Dictionary(uniqueKeysWithValues: distinct.enumerated().map { ($1, $0) })
+    try expectSameAsFoundation(dictionary)
+  }
+}
+
+extension EncoderSemanticsTests {
+  /// Writes a member, then fails inside a nested object.
+  struct FailsPartway: Encodable {
+    func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: TestKey.self)
+      try container.encode(1, forKey: TestKey(stringValue: "x"))
+      var nested = container.nestedContainer(
+        keyedBy: TestKey.self, forKey: TestKey(stringValue: "y"))
+      try nested.encode(Double.nan, forKey: TestKey(stringValue: "z"))
+    }
+  }
+
+  /// Catches errors of values it encodes, as `try?` inside `encode(to:)`
+  /// does; optionally after a container used out of order, so that the
+  /// value is encoded through the tree.
+  ///
+  /// After a value that fails partway, only scalars are encoded through the
+  /// same encoder: JSONEncoder hands the failed value's leftovers to the
+  /// next value that asks for a container there (merging them into it, or
+  /// trapping), which JKEncoder does not copy.
+  struct CatchesErrors: Encodable {
+    enum Case: CaseIterable {
+      case keyed, keyedReplacing, nestedKeyed, unkeyed, nestedUnkeyed, singleValue
+      case failingValueWritesIntoItsParent
+    }
+    var which: Case
+    var outOfOrder = false
+
+    func encode(to encoder: any Encoder) throws {
+      func key(_ name: String) -> TestKey { TestKey(stringValue: name) }
+      var container = encoder.container(keyedBy: TestKey.self)
+      var late = container.nestedContainer(keyedBy: TestKey.self, forKey: key("late"))
+      if outOfOrder { try container.encode(0, forKey: key("early")) }
+      switch which {
+      case .keyed:
+        try container.encode(1, forKey: key("a"))
+        try? container.encode(Double.nan, forKey: key("b"))
+        try container.encode(2, forKey: key("c"))
+        try? container.encode(FailsPartway(), forKey: key("d"))
+        try? container.encode(Float.nan, forKey: key("e"))
+      case .keyedReplacing:
+        // A failed value for a key already written leaves the first value.
+        try container.encode([1], forKey: key("a"))
+        try container.encode(2, forKey: key("b"))
+        try? container.encode(Float.infinity, forKey: key("b"))
+        try? container.encode(FailsPartway(), forKey: key("a"))
+      case .nestedKeyed:
+        var nested = container.nestedContainer(keyedBy: TestKey.self, forKey: key("d"))
+        try? nested.encode(Double.nan, forKey: key("x"))
+        try? nested.encode([[1.0, .nan]], forKey: key("y"))
+      case .unkeyed:
+        var list = container.nestedUnkeyedContainer(forKey: key("e"))
+        try list.encode(1)
+        try? list.encode(Float.nan)
+        try list.encode(list.count)
+        try? list.encode(FailsPartway())
+        try list.encode(list.count)
+      case .nestedUnkeyed:
+        var list = container.nestedUnkeyedContainer(forKey: key("e"))
+        var inner = list.nestedUnkeyedContainer()
+        try? inner.encode(Double.infinity)
+        try list.encode(list.count)
+        try list.encode(inner.count)
+      case .singleValue:
+        // Foundation keeps what a value wrote through a single-value
+        // container before failing (only its own nested failure is undone).
+        var single = container.superEncoder(forKey: key("f")).singleValueContainer()
+        try? single.encode(FailsPartway())
+      case .failingValueWritesIntoItsParent:
+        // The parent's members written meanwhile stay.
+        let parent = container
+        try? container.encode(
+          Custom { _ in
+            var parent = parent
+            try parent.encode(5, forKey: key("inside"))
+            throw CancellationError()
+          }, forKey: key("a"))
+        var list = container.nestedUnkeyedContainer(forKey: key("e"))
+        let parentList = list
+        try? list.encode(
+          Custom { _ in
+            var parentList = parentList
+            try parentList.encode(6)
+            throw CancellationError()
+          })
+        try list.encode(list.count)
+      }
+      try late.encode(2, forKey: key("x"))
+      try? late.encode(Double.nan, forKey: key("y"))
+    }
+  }
+
+  struct Custom: Encodable {
+    var body: (any Encoder) throws -> Void
+    func encode(to encoder: any Encoder) throws { try body(encoder) }
+  }
+
+  @Test func errorsCaughtInsideEncodeLeaveNoPartialOutput() throws {
+    for which in CatchesErrors.Case.allCases {
+      try expectSameAsFoundation(CatchesErrors(which: which))
+      try expectSameAsFoundation(CatchesErrors(which: which, outOfOrder: true))
+    }
+    let unsorted = try CatchesErrors.Case.allCases.map {
+      String(decoding: try JKEncoder().encode(CatchesErrors(which: $0)), as: UTF8.self)
+    }
+    #expect(
+      unsorted == [
+        #"{"late":{"x":2},"a":1,"c":2}"#, #"{"late":{"x":2},"a":[1],"b":2}"#,
+        #"{"late":{"x":2},"d":{}}"#, #"{"late":{"x":2},"e":[1,1,2]}"#,
+        #"{"late":{"x":2},"e":[[],1,0]}"#, #"{"late":{"x":2},"f":{"x":1,"y":{}}}"#,
+        #"{"late":{"x":2},"inside":5,"e":[6,1]}"#,
+      ])
+  }
+}
+
+extension EncoderSemanticsTests {
+  /// Asks for a nested container under a key that already holds an object
+  /// or array, in the ways Foundation merges the two.
+  struct NestedTwice: Encodable {
+    enum Case: CaseIterable {
+      case keyedTwice, unkeyedTwice, afterEncodedObject, afterEncodedArray, afterEncodedValue
+      case siblingBetween, firstUsedAfterSecond, deep, afterSuperEncoder, superEncoderReplaces
+      case emptyTwice, wideObject, snakeCaseKey
+    }
+    var which: Case
+
+    /// A value written into an object through its own keyed container.
+    struct Written: Encodable {
+      var x = 1
+      var y = [String: Int]()
+    }
+
+    func encode(to encoder: any Encoder) throws {
+      func key(_ name: String) -> TestKey { TestKey(stringValue: name) }
+      var container = encoder.container(keyedBy: TestKey.self)
+      func object(_ name: String) -> KeyedEncodingContainer<TestKey> {
+        container.nestedContainer(keyedBy: TestKey.self, forKey: key(name))
+      }
+      switch which {
+      case .keyedTwice:
+        var first = object("a")
+        try first.encode(1, forKey: key("x"))
+        var second = object("a")
+        try second.encode(2, forKey: key("y"))
+        try first.encode(3, forKey: key("z"))
+      case .unkeyedTwice:
+        var first = container.nestedUnkeyedContainer(forKey: key("a"))
+        try first.encode(1)
+        var second = container.nestedUnkeyedContainer(forKey: key("a"))
+        try second.encode(2)
+        try first.encode(3)
+        try second.encode([first.count, second.count])
+      case .afterEncodedObject:
+        try container.encode(["x": 1, "y": 0], forKey: key("a"))
+        var nested = object("a")
+        try nested.encode(2, forKey: key("y"))
+      case .afterEncodedArray:
+        try container.encode([1], forKey: key("a"))
+        var nested = container.nestedUnkeyedContainer(forKey: key("a"))
+        try nested.encode(2)
+        try nested.encode(nested.count)
+      case .afterEncodedValue:
+        try container.encode(Written(), forKey: key("a"))
+        var nested = object("a")
+        try nested.encode(2, forKey: key("y"))
+      case .siblingBetween:
+        var first = object("a")
+        try first.encode(1, forKey: key("x"))
+        try container.encode(0, forKey: key("b"))
+        var second = object("a")
+        try second.encode(2, forKey: key("y"))
+      case .firstUsedAfterSecond:
+        var first = object("a")
+        var second = object("a")
+        try second.encode(2, forKey: key("y"))
+        try first.encode(1, forKey: key("x"))
+      case .deep:
+        var first = object("a")
+        var inner = first.nestedContainer(keyedBy: TestKey.self, forKey: key("b"))
+        try inner.encode(1, forKey: key("x"))
+        var second = object("a")
+        try second.encode(2, forKey: key("y"))
+        var secondInner = second.nestedContainer(keyedBy: TestKey.self, forKey: key("b"))
+        try secondInner.encode(4, forKey: key("w"))
+        try inner.encode(3, forKey: key("z"))
+      case .afterSuperEncoder:
+        do {
+          var base = container.superEncoder(forKey: key("a")).container(keyedBy: TestKey.self)
+          try base.encode(2, forKey: key("y"))
+        }
+        var nested = object("a")
+        try nested.encode(1, forKey: key("x"))
+      case .superEncoderReplaces:
+        // A super-encoder replaces what its key held; it does not merge.
+        try container.encode(["x": 1], forKey: key("a"))
+        var base = container.superEncoder(forKey: key("a")).container(keyedBy: TestKey.self)
+        try base.encode(2, forKey: key("y"))
+      case .emptyTwice:
+        _ = object("a")
+        _ = object("a")
+        _ = container.nestedUnkeyedContainer(forKey: key("b"))
+        _ = container.nestedUnkeyedContainer(forKey: key("b"))
+      case .wideObject:
+        var first = object("k5")
+        try first.encode(1, forKey: key("x"))
+        for index in 0..<100 { try container.encode(index, forKey: key("k\(index + 10)")) }
+        var second = object("k5")
+        try second.encode(2, forKey: key("y"))
+        var list = container.nestedUnkeyedContainer(forKey: key("late"))
+        try list.encode(3)
+        for index in 0..<100 { try container.encode(index, forKey: key("m\(index)")) }
+        var again = container.nestedUnkeyedContainer(forKey: key("late"))
+        try again.encode(4)
+      case .snakeCaseKey:
+        var first = object("myKey")
+        try first.encode(1, forKey: key("x"))
+        try container.encode(0, forKey: key("other"))
+        var second = object("myKey")
+        try second.encode(2, forKey: key("y"))
+      }
+    }
+  }
+
+  @Test func nestedContainersForTheSameKeyShareOneValue() throws {
+    for which in NestedTwice.Case.allCases {
+      try expectSameAsFoundation(NestedTwice(which: which))
+    }
+    let snake = try both(NestedTwice(which: .snakeCaseKey)) { ours, theirs in
+      ours.keyEncodingStrategy = .convertToSnakeCase
+      theirs.keyEncodingStrategy = .convertToSnakeCase
+    }
+    #expect(snake.ours == snake.foundation)
+    #expect(snake.ours == #"{"my_key":{"x":1,"y":2},"other":0}"#)
+    let unsorted = try [NestedTwice.Case.keyedTwice, .siblingBetween, .unkeyedTwice].map {
+      String(decoding: try JKEncoder().encode(NestedTwice(which: $0)), as: UTF8.self)
+    }
+    #expect(
+      unsorted == [
+        #"{"a":{"x":1,"y":2,"z":3}}"#, #"{"a":{"x":1,"y":2},"b":0}"#, #"{"a":[1,2,3,[3,3]]}"#,
+      ])
   }
 }

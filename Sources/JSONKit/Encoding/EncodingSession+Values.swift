@@ -3,8 +3,12 @@ import Foundation
 /// Writing one value into a slot: the types Foundation's JSONEncoder treats
 /// specially, then anything `Encodable`.
 extension EncodingSession {
-  /// Encodes `value` into `slot`.
-  func encode<T: Encodable>(_ value: T, into slot: EncodingSlot) throws {
+  /// Encodes `value` into `slot`; `byOwnEncoder` says that the slot's own
+  /// encoder encodes it (through its single-value container), rather than a
+  /// keyed or unkeyed container.
+  func encode<T: Encodable>(_ value: T, into slot: EncodingSlot, byOwnEncoder: Bool = false)
+    throws
+  {
     // The most common leaves first, without any dynamic cast.
     if T.self == String.self {
       let string = reinterpret(value, as: String.self)
@@ -22,9 +26,12 @@ extension EncodingSession {
     if try encodeSpecial(value, into: slot) { return }
     if case .useDefaultKeys = options.keyEncodingStrategy {
     } else if let dictionary = value as? any StringKeyedEncodableDictionary {
-      // Foundation writes `[String: V]` keys as they are, whatever the strategy.
+      // Foundation writes `[String: V]` keys as they are, whatever the
+      // strategy, through the encoder that encodes the dictionary: its
+      // values get that encoder's path and their keys, which leaves out the
+      // dictionary's own key when a container encodes it.
       return try dictionary.encodeMembers(
-        into: self, container: openContainer(in: slot, isObject: true))
+        into: self, container: openContainer(in: slot, isObject: true, isNested: !byOwnEncoder))
     }
     try value.encode(to: StreamEncoder(session: self, slot: slot))
   }
@@ -124,14 +131,26 @@ extension EncodingSession {
       case .convertToString(let positiveInfinity, let negativeInfinity, let nan) =
         options.nonConformingFloatEncodingStrategy
     else {
-      throw EncodingError.invalidValue(
-        value,
-        EncodingError.Context(
-          codingPath: codingPath(of: slot),
-          debugDescription: "Unable to encode \(F.self).\(value) directly in JSON."))
+      throw nonConformingFloatError(value, in: slot)
     }
     let text = isNaN ? nan : isNegative ? negativeInfinity : positiveInfinity
     writeScalar(into: slot) { $0.writeQuoted(text) }
+  }
+
+  private func nonConformingFloatError<F>(_ value: F, in slot: EncodingSlot) -> EncodingError {
+    EncodingError.invalidValue(
+      value,
+      EncodingError.Context(
+        codingPath: codingPath(of: slot),
+        debugDescription: "Unable to encode \(F.self).\(value) directly in JSON."))
+  }
+
+  /// Writes a date as a number of seconds or milliseconds. Foundation
+  /// throws for a date too far away to give a finite number, whatever the
+  /// non-conforming float strategy says.
+  private func writeDateNumber(_ value: Double, into slot: EncodingSlot) throws {
+    guard value.isFinite else { throw nonConformingFloatError(value, in: slot) }
+    writeScalar(into: slot) { $0.writeFinite(value) }
   }
 
   // MARK: - Foundation types
@@ -141,9 +160,9 @@ extension EncodingSession {
     case .deferredToDate:
       try date.encode(to: StreamEncoder(session: self, slot: slot))
     case .secondsSince1970:
-      try write(date.timeIntervalSince1970, into: slot)
+      try writeDateNumber(date.timeIntervalSince1970, into: slot)
     case .millisecondsSince1970:
-      try write(1000 * date.timeIntervalSince1970, into: slot)
+      try writeDateNumber(1000 * date.timeIntervalSince1970, into: slot)
     case .iso8601:
       let text = date.formatted(Date.ISO8601FormatStyle())
       writeScalar(into: slot) { $0.writeQuoted(text) }
@@ -187,7 +206,8 @@ extension Dictionary: StringKeyedEncodableDictionary where Key == String, Value:
   func encodeMembers(into session: EncodingSession, container: Int) throws {
     for (key, value) in self {
       let slot = session.beginMember(of: container, key: AnyCodingKey(stringValue: key), name: key)
-      try session.encode(value, into: slot)
+      // Foundation encodes each value with an encoder of its own.
+      try session.encode(value, into: slot, byOwnEncoder: true)
     }
   }
 }

@@ -18,7 +18,8 @@ import Foundation
 ///
 /// Values are written straight into one byte buffer as they are encoded;
 /// only a value that encodes into a container after a later sibling was
-/// written (which Codable allows) is encoded a second time, through a tree.
+/// written, or asks again for a nested container it already wrote (both of
+/// which Codable allows), is encoded a second time, through a tree.
 ///
 /// One encoder may be used from many threads at once.
 public final class JKEncoder: @unchecked Sendable {

@@ -4,44 +4,54 @@ enum KeyConversion {
   /// split where a lowercase letter is followed by an uppercase one, and a
   /// run of capitals is a word of its own up to the capital that begins the
   /// next word (`myURLValue` → `my_url_value`); every word is lowercased.
+  ///
+  /// Foundation finds letters one Unicode scalar at a time but steps over
+  /// whole characters around them (the first character, the one after a
+  /// capital, the one before a lowercase letter), so a capital with an
+  /// accent written as a combining mark (`B\u{301}`) counts as one letter.
+  /// The same `String` index operations are used here so that keys with
+  /// combining marks convert to the same words.
   static func snakeCased(_ key: String) -> String {
-    let scalars = Array(key.unicodeScalars)
-    guard !scalars.isEmpty else { return key }
-    var words: [Range<Int>] = []
-    var wordStart = 0
-    var searchStart = 1
-    while let upper = firstIndex(in: scalars, from: searchStart, where: isUppercase) {
+    guard !key.isEmpty else { return key }
+    var words: [Range<String.Index>] = []
+    var wordStart = key.startIndex
+    var searchStart = key.index(after: wordStart)
+    while let upper = firstScalar(in: key, from: searchStart, where: isUppercase) {
       words.append(wordStart..<upper)
-      guard let lower = firstIndex(in: scalars, from: upper, where: isLowercase) else {
+      guard let lower = firstScalar(in: key, from: upper, where: isLowercase) else {
         wordStart = upper
-        searchStart = scalars.count
         break
       }
-      if lower == upper + 1 {
+      if lower == key.index(after: upper) {
         // A capital followed by a lowercase letter starts a word.
         wordStart = upper
       } else {
-        // A run of capitals: a word up to the capital before the lowercase.
-        words.append(upper..<(lower - 1))
-        wordStart = lower - 1
+        // A run of capitals: a word up to the character before the
+        // lowercase letter. (Foundation traps when that character begins
+        // before the capital, which a lowercase letter joined to the
+        // capital's character would cause; this keeps an empty word.)
+        let beforeLower = max(key.index(before: lower), upper)
+        words.append(upper..<beforeLower)
+        wordStart = beforeLower
       }
-      searchStart = lower + 1
+      searchStart = key.unicodeScalars.index(after: lower)
     }
-    words.append(wordStart..<scalars.count)
+    words.append(wordStart..<key.endIndex)
     var result = ""
     for (index, word) in words.enumerated() {
       if index > 0 { result += "_" }
-      var text = ""
-      text.unicodeScalars.append(contentsOf: scalars[word])
-      result += text.lowercased()
+      result += key[word].lowercased()
     }
     return result
   }
 
-  private static func firstIndex(
-    in scalars: [Unicode.Scalar], from start: Int, where predicate: (Unicode.Scalar) -> Bool
-  ) -> Int? {
-    guard start < scalars.count else { return nil }
+  /// The index of the first scalar at or after `start` that `predicate`
+  /// accepts.
+  private static func firstScalar(
+    in key: String, from start: String.Index, where predicate: (Unicode.Scalar) -> Bool
+  ) -> String.Index? {
+    let scalars = key.unicodeScalars
+    guard start < scalars.endIndex else { return nil }
     return scalars[start...].firstIndex(where: predicate)
   }
 

@@ -102,6 +102,9 @@ struct StreamEncoder: Encoder, SingleValueEncodingContainer {
   }
 
   mutating func encode<T: Encodable>(_ value: T) throws {
-    try session.encode(value, into: slot)
+    try session.encode(value, into: slot, byOwnEncoder: true)
+    // Foundation writes `{}` for a value that wrote nothing here, where at
+    // the top level it would throw.
+    session.writeEmptyObjectUnlessWritten(slot)
   }
 }

@@ -13,6 +13,23 @@ struct StreamKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     session.beginMember(of: container, key: key, name: session.name(of: key, in: container))
   }
 
+  /// ``member(_:)``, also returning where the member's text starts, so
+  /// that it can be taken out if its value fails.
+  @inline(__always)
+  private func discardableMember(_ key: some CodingKey) -> (slot: EncodingSlot, start: Int) {
+    session.beginDiscardableMember(
+      of: container, key: key, name: session.name(of: key, in: container))
+  }
+
+  /// Takes out the member whose value failed with `error`, and returns the
+  /// error.
+  private func discarding(_ member: (slot: EncodingSlot, start: Int), _ error: any Error)
+    -> any Error
+  {
+    session.discardMember(member.slot, startingAt: member.start)
+    return error
+  }
+
   mutating func encodeNil(forKey key: Key) throws {
     session.writeScalar(into: member(key)) { $0.append("null") }
   }
@@ -26,11 +43,13 @@ struct StreamKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
   }
 
   mutating func encode(_ value: Double, forKey key: Key) throws {
-    try session.write(value, into: member(key))
+    let member = discardableMember(key)
+    do { try session.write(value, into: member.slot) } catch { throw discarding(member, error) }
   }
 
   mutating func encode(_ value: Float, forKey key: Key) throws {
-    try session.write(value, into: member(key))
+    let member = discardableMember(key)
+    do { try session.write(value, into: member.slot) } catch { throw discarding(member, error) }
   }
 
   mutating func encode(_ value: Int, forKey key: Key) throws {
@@ -84,17 +103,28 @@ struct StreamKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
   }
 
   mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-    try session.encode(value, into: member(key))
+    let member = discardableMember(key)
+    do { try session.encode(value, into: member.slot) } catch { throw discarding(member, error) }
+  }
+
+  /// Begins the member `key` for a nested container, which shares an object
+  /// or array already written for `key`, as in Foundation.
+  private func containerMember(_ key: Key) -> EncodingSlot {
+    session.beginContainerMember(
+      of: container, key: key, name: session.name(of: key, in: container))
   }
 
   mutating func nestedContainer<NestedKey: CodingKey>(
     keyedBy keyType: NestedKey.Type, forKey key: Key
   ) -> KeyedEncodingContainer<NestedKey> {
-    StreamEncoder(session: session, slot: member(key)).container(keyedBy: keyType)
+    let nested = session.openContainer(in: containerMember(key), isObject: true, isNested: true)
+    return KeyedEncodingContainer(
+      StreamKeyedContainer<NestedKey>(session: session, container: nested))
   }
 
   mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
-    StreamEncoder(session: session, slot: member(key)).unkeyedContainer()
+    let nested = session.openContainer(in: containerMember(key), isObject: false, isNested: true)
+    return StreamUnkeyedContainer(session: session, container: nested)
   }
 
   mutating func superEncoder() -> any Encoder {

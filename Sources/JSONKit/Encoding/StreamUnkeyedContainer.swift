@@ -14,7 +14,23 @@ struct StreamUnkeyedContainer: UnkeyedEncodingContainer {
   /// Begins the next element and returns the slot for it.
   @inline(__always)
   private func element() -> EncodingSlot {
-    session.beginMember(of: container, key: nil, name: nil)
+    session.beginElement(of: container).slot
+  }
+
+  /// ``element()``, also returning where the element's text starts, so
+  /// that it can be taken out if its value fails.
+  @inline(__always)
+  private func discardableElement() -> (slot: EncodingSlot, start: Int) {
+    session.beginElement(of: container)
+  }
+
+  /// Takes out the element whose value failed with `error`, and returns the
+  /// error.
+  private func discarding(_ element: (slot: EncodingSlot, start: Int), _ error: any Error)
+    -> any Error
+  {
+    session.discardMember(element.slot, startingAt: element.start)
+    return error
   }
 
   mutating func encodeNil() throws {
@@ -30,11 +46,13 @@ struct StreamUnkeyedContainer: UnkeyedEncodingContainer {
   }
 
   mutating func encode(_ value: Double) throws {
-    try session.write(value, into: element())
+    let element = discardableElement()
+    do { try session.write(value, into: element.slot) } catch { throw discarding(element, error) }
   }
 
   mutating func encode(_ value: Float) throws {
-    try session.write(value, into: element())
+    let element = discardableElement()
+    do { try session.write(value, into: element.slot) } catch { throw discarding(element, error) }
   }
 
   mutating func encode(_ value: Int) throws {
@@ -88,20 +106,28 @@ struct StreamUnkeyedContainer: UnkeyedEncodingContainer {
   }
 
   mutating func encode<T: Encodable>(_ value: T) throws {
-    try session.encode(value, into: element())
+    let element = discardableElement()
+    do { try session.encode(value, into: element.slot) } catch { throw discarding(element, error) }
   }
 
   mutating func nestedContainer<NestedKey: CodingKey>(
     keyedBy keyType: NestedKey.Type
   ) -> KeyedEncodingContainer<NestedKey> {
-    StreamEncoder(session: session, slot: element()).container(keyedBy: keyType)
+    let nested = session.openContainer(in: element(), isObject: true, isNested: true)
+    return KeyedEncodingContainer(
+      StreamKeyedContainer<NestedKey>(session: session, container: nested))
   }
 
   mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
-    StreamEncoder(session: session, slot: element()).unkeyedContainer()
+    let nested = session.openContainer(in: element(), isObject: false, isNested: true)
+    return StreamUnkeyedContainer(session: session, container: nested)
   }
 
   mutating func superEncoder() -> any Encoder {
+    // Foundation adds the super-encoder's element (at the index it had when
+    // asked for) only when the super-encoder is released, so until then its
+    // `count` leaves it out. When that happens depends on ARC, not on the
+    // code, so the element is begun, and counted, here.
     StreamEncoder(session: session, slot: element())
   }
 }
