@@ -406,4 +406,119 @@ struct DecoderSemanticsTests {
       #expect(path(error) == ["[0]"])
     }
   }
+
+  // MARK: - Large objects
+
+  /// `{"<prefix>0":0,"<prefix>1":1,…}` with `count` members, then `extra`.
+  private static func numbered(
+    _ count: Int, prefix: String = "", then extra: [(key: String, value: Int)] = []
+  ) -> String {
+    let members = (0..<count).map { (key: "\(prefix)\($0)", value: $0) } + extra
+    return "{" + members.map { #""\#($0.key)":\#($0.value)"# }.joined(separator: ",") + "}"
+  }
+
+  /// Reads the members it is told to, in that order, and what a keyed
+  /// container says of each.
+  struct KeyedReads: Decodable {
+    static let keys = CodingUserInfoKey(rawValue: "keys")!
+    var values: [String: Int] = [:]
+    var absent: [String] = []
+    var count = 0
+    init(from decoder: any Decoder) throws {
+      let container = try decoder.container(keyedBy: AnyKey.self)
+      for name in decoder.userInfo[Self.keys] as? [String] ?? [] {
+        let key = AnyKey(stringValue: name)
+        guard container.contains(key) else {
+          absent.append(name)
+          #expect(throws: DecodingError.self) { try container.decode(Int.self, forKey: key) }
+          continue
+        }
+        #expect(try !container.decodeNil(forKey: key))
+        values[name] = try container.decode(Int.self, forKey: key)
+        #expect(try Int(from: container.superDecoder(forKey: key)) == values[name])
+      }
+      count = container.allKeys.count
+    }
+  }
+
+  private func reads(
+    _ json: String, _ keys: [String], _ decoder: JKDecoder = JKDecoder()
+  ) throws -> KeyedReads {
+    decoder.userInfo[KeyedReads.keys] = keys
+    return try decoder.decode(KeyedReads.self, from: json)
+  }
+
+  /// In a large object with duplicate keys every lookup, wherever it
+  /// starts, finds the last member of that name.
+  @Test func largeObjectsWithDuplicateKeys() throws {
+    let count = 3000
+    let json = Self.numbered(count, then: [("7", -7), ("\(count - 1)", -1), ("7", -70)])
+    var expected = Dictionary(uniqueKeysWithValues: (0..<count).map { ($0, $0) })
+    expected[7] = -70
+    expected[count - 1] = -1
+    #expect(try JKDecoder().decode([Int: Int].self, from: json) == expected)
+    let byString = Dictionary(uniqueKeysWithValues: expected.map { ("\($0.key)", $0.value) })
+    #expect(try JKDecoder().decode([String: Int].self, from: json) == byString)
+    let decoder = JKDecoder()
+    decoder.keyDecodingStrategy = .convertFromSnakeCase
+    #expect(try decoder.decode([String: Int].self, from: json) == byString)
+    #expect(try decoder.decode([Int: Int].self, from: json) == expected)
+
+    let names = ["7", "\(count - 1)", "0", "missing", "1500", "7", "\(count)"]
+    let read = try reads(json, names)
+    #expect(read.values == ["7": -70, "\(count - 1)": -1, "0": 0, "1500": 1500])
+    #expect(read.absent == ["missing", "\(count)"])
+    #expect(read.count == count)
+
+    // Few names, each many times: a dictionary keyed by an enum.
+    let cycled = (0..<count).map { (key: ["x", "y", "z"][$0 % 3], value: $0) }
+    let manyTimes = "{" + cycled.map { #""\#($0.key)":\#($0.value)"# }.joined(separator: ",") + "}"
+    #expect(
+      try JKDecoder().decode([Axis: Int].self, from: manyTimes)
+        == [.x: count - 3, .y: count - 2, .z: count - 1])
+  }
+
+  enum Axis: String, Codable, CodingKeyRepresentable {
+    case x, y, z
+  }
+
+  /// Under the custom key strategy a large object's names come from the
+  /// closure; names it makes equal are duplicates, the last one wins.
+  @Test func largeObjectsUnderTheCustomKeyStrategy() throws {
+    let count = 3000
+    var setup = DecodingSetup()
+    setup.keys = .custom { path in
+      AnyKey(stringValue: String(path.last!.stringValue.lowercased().dropFirst()))
+    }
+    DecodingOracle.expectSame([Int: Int].self, Self.numbered(count, prefix: "k"), setup)
+    let json = Self.numbered(count, prefix: "k", then: [("K7", -7), ("x12", -12)])
+    var expected = Dictionary(uniqueKeysWithValues: (0..<count).map { ($0, $0) })
+    expected[7] = -7
+    expected[12] = -12
+    #expect(try setup.jsonKit.decode([Int: Int].self, from: json) == expected)
+    let read = try reads(json, ["12", "7", "k7", "0", "2999", "3000"], setup.jsonKit)
+    #expect(read.values == ["12": -12, "7": -7, "0": 0, "2999": 2999])
+    #expect(read.absent == ["k7", "3000"])
+    #expect(read.count == count)
+  }
+
+  /// Once a decoder has seen two keys that snake_case converts to one name,
+  /// large objects still decode, and such keys in them are duplicates.
+  @Test func largeObjectsAfterKeysThatConvertToOneName() throws {
+    let decoder = JKDecoder()
+    decoder.keyDecodingStrategy = .convertFromSnakeCase
+    #expect(try decoder.decode(Collision.self, from: #"{"a_b":1,"aB":2}"#).aB == 2)
+    let count = 3000
+    let expected = Dictionary(uniqueKeysWithValues: (0..<count).map { ($0, $0) })
+    #expect(try decoder.decode([Int: Int].self, from: Self.numbered(count)) == expected)
+    for (extra, value) in [
+      ([("a_b", 1), ("aB", 2)], 2), ([("aB", 2), ("a_b", 1)], 1), ([("a_b", 1)], 1),
+    ] {
+      let json = Self.numbered(count, then: extra)
+      #expect(try decoder.decode(Collision.self, from: json).aB == value, "\(extra)")
+      let read = try reads(json, ["aB", "a_b", "5", "2999"], decoder)
+      #expect(read.values == ["aB": value, "5": 5, "2999": 2999], "\(extra)")
+      #expect(read.count == count + 1, "\(extra)")
+    }
+  }
 }
