@@ -743,6 +743,44 @@ struct DecoderOracleTests {
     #expect(try JKDecoder().decode([UInt64].self, from: "[18446744073709551615.0]") == [.max])
   }
 
+  /// Below 2^53 too, an integer type takes the literal's own value, not its
+  /// nearest Double: digits that the Double rounds away still make it no
+  /// integer. Foundation reads the rounded value.
+  @Test func integersFromLiteralsThatRoundToAnInteger() throws {
+    for (json, rounded) in [
+      ("[1.00000000000000001]", 1), ("[0.99999999999999999999]", 1),
+      ("[4.9999999999999999999]", 5), ("[-2.0000000000000000001e0]", -2),
+      ("[1234567890.00000000001]", 1_234_567_890), ("[99999999999999999e-17]", 1),
+    ] {
+      #expect(try JSONDecoder().decode([Int].self, from: Data(json.utf8)) == [rounded], "\(json)")
+      let ours = DecodingOracle.ourError([Int].self, json)
+      #expect(ours?.kind == "dataCorrupted", "\(json)")
+      #expect(ours?.path.map(\.string) == ["Index 0"], "\(json)")
+    }
+    let nested = DecodingOracle.ourError(Outer.self, #"{"a":{"bytes":[127.0000000000000000001]}}"#)
+    #expect(nested?.kind == "dataCorrupted")
+    #expect(nested?.path.map(\.string) == ["a", "bytes", "Index 0"])
+    #expect(DecodingOracle.ourError([Int8].self, "[127.0000000000000000001]") != nil)
+    #expect(DecodingOracle.ourError([UInt].self, "[-0.0000000000000000001]") != nil)
+    // Literals that are integers, however written, still are.
+    #expect(
+      try JKDecoder().decode(
+        [Int].self,
+        from: "[1.0, 1e2, -0, -0.0, 100e-2, 0e999999999999999999, 0.00000000000000000001e20, "
+          + "1.000000000000000000000, 12.50e1, -9007199254740991.0, 0.0e-400]")
+        == [1, 100, 0, 0, 1, 0, 1, 1, 125, -9_007_199_254_740_991, 0])
+    #expect(
+      try JKDecoder().decode([UInt].self, from: "[-0, -0.0, 0.00000000000000000001e20, 5e0]")
+        == [0, 0, 1, 5])
+    #expect(
+      try JKDecoder().decode([Int8].self, from: "[127.000, -128.0, -1.28e2, 1.27E+2]")
+        == [127, -128, -128, 127])
+    for json in ["[1.0, 1e2, -0, 100e-2]", "[-0.0, 12.50e1, 0.00000000000000000001e20]"] {
+      DecodingOracle.expectSame([Int].self, json)
+      DecodingOracle.expectSame([Int64].self, json)
+    }
+  }
+
   @Test func integersWiderThanSixtyFourBits() throws {
     guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) else { return }
     for json in [

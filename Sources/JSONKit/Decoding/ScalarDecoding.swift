@@ -33,13 +33,10 @@ extension DecodingSession {
     case .uint:
       if let value = T(exactly: entry.payload) { return value }
     case .double:
-      let value = Double(bitPattern: entry.payload)
-      if value.magnitude < 0x1p53 {
-        if let integer = T(exactly: value) { return integer }
-      } else if let integer = IntegerText.parseExact(T.self, numberBytes(entry)) {
-        // From 2^53 on, the Double may not be the integer written (`9007199254740993.0`).
-        return integer
-      }
+      // The literal's own digits decide, not its nearest Double: that rounds
+      // `1.00000000000000001` to an integer, and from 2^53 on need not be
+      // the integer written (`9007199254740993.0`).
+      if let integer = IntegerText.parseExact(T.self, numberBytes(entry)) { return integer }
     case .bigInteger:
       if let value = IntegerText.parse(T.self, numberBytes(entry)) { return value }
     case let kind:
@@ -471,39 +468,58 @@ enum IntegerText {
 extension IntegerText {
   /// The value of the validated JSON number literal `text` (which may have a
   /// fraction and an exponent, as in `12.50e1`) as `T`, or nil when it is not
-  /// an integer or does not fit.
-  @inline(never)
+  /// an integer or does not fit. Zero with a sign (`-0.0`) is zero, for
+  /// unsigned types too.
+  ///
+  /// Allocates nothing, and reads each digit once: a literal's zeros are
+  /// multiplied in only when a nonzero digit or the exponent puts them
+  /// above the units, and a value that overflows stops the reading.
   static func parseExact<T: FixedWidthInteger>(_ type: T.Type, _ text: UnsafeRawBufferPointer) -> T?
   {
     let layout = DecimalToDouble.LiteralLayout(text)
-    guard !layout.negative || T.isSigned else { return nil }
-    var digits: [UInt8] = []
-    var exponent = layout.exponent
-    for index in layout.integerDigits {
-      let digit = text[index] &- UInt8(ascii: "0")
-      if !(digits.isEmpty && digit == 0) { digits.append(digit) }
-    }
-    for index in layout.fractionDigits {
-      let digit = text[index] &- UInt8(ascii: "0")
-      if !(digits.isEmpty && digit == 0) { digits.append(digit) }
-      exponent -= 1
-    }
-    while digits.last == 0 {
-      digits.removeLast()
-      exponent += 1
-    }
-    guard exponent >= 0, digits.count + exponent <= 40 else { return digits.isEmpty ? 0 : nil }
     var value: T = 0
-    for digit in digits + repeatElement(0, count: exponent) {
-      let (shifted, overflow) = value.multipliedReportingOverflow(by: 10)
+    // Zeros read since the last nonzero digit.
+    var zeros = 0
+    // Takes in the digit at `index`; false when the value overflows.
+    func read(_ index: Int) -> Bool {
+      let digit = text[index] &- UInt8(ascii: "0")
+      guard digit != 0 else {
+        zeros += 1
+        return true
+      }
+      if value != 0 {
+        for _ in 0...zeros {
+          guard let scaled = timesTen(value) else { return false }
+          value = scaled
+        }
+      }
+      zeros = 0
       // Negatives accumulate downwards so that T.min is reachable.
-      let (next, overflow2) =
+      let (next, overflow) =
         layout.negative
-        ? shifted.subtractingReportingOverflow(T(digit)) : shifted.addingReportingOverflow(T(digit))
-      if overflow || overflow2 { return nil }
+        ? value.subtractingReportingOverflow(T(digit)) : value.addingReportingOverflow(T(digit))
       value = next
+      return !overflow
+    }
+    for index in layout.integerDigits where !read(index) { return nil }
+    for index in layout.fractionDigits where !read(index) { return nil }
+    guard value != 0 else { return 0 }
+    // The power of ten of the last nonzero digit's place; below the units,
+    // the literal has a fraction.
+    let scale = layout.exponent - layout.fractionDigits.count + zeros
+    guard scale >= 0 else { return nil }
+    for _ in 0..<scale {
+      // A nonzero value overflows within 40 steps, whatever the exponent.
+      guard let scaled = timesTen(value) else { return nil }
+      value = scaled
     }
     return value
+  }
+
+  @inline(__always)
+  private static func timesTen<T: FixedWidthInteger>(_ value: T) -> T? {
+    let (product, overflow) = value.multipliedReportingOverflow(by: 10)
+    return overflow ? nil : product
   }
 }
 
