@@ -365,6 +365,112 @@ struct DecoderSemanticsTests {
     #expect(path(ours) == path(theirs))
   }
 
+  struct Inner: Decodable, Equatable { var x: Int }
+  struct Typed: Decodable, Equatable { var innerVal: Inner }
+  struct ByStruct: Decodable, Equatable { var aB: Typed }
+
+  /// Tries a `[String: Typed]` first, then decodes the same value as a struct.
+  struct DictionaryFirst: Decodable, Equatable {
+    var value: ByStruct
+    init(from decoder: any Decoder) throws {
+      _ = try? [String: Typed](from: decoder)
+      _ = try? decoder.singleValueContainer().decode([String: Typed].self)
+      value = try ByStruct(from: decoder)
+    }
+  }
+
+  /// Tries a member as `[String: Inner]` first, then decodes it as a struct.
+  struct MemberDictionaryFirst: Decodable, Equatable {
+    var value: Typed
+    init(from decoder: any Decoder) throws {
+      let container = try decoder.container(keyedBy: AnyKey.self)
+      let key = AnyKey(stringValue: "aB")
+      _ = try? container.decode([String: Inner].self, forKey: key)
+      value = try container.decode(Typed.self, forKey: key)
+    }
+  }
+
+  /// Paths name a `[String: V]`'s keys as written only while it decodes:
+  /// after a failed attempt, the same object decoded as a struct has its
+  /// keys converted, as in Foundation.
+  @Test func pathsUseKeysAsWrittenOnlyWhileADictionaryDecodes() {
+    for keys: JSONDecoder.KeyDecodingStrategy in [
+      .convertFromSnakeCase,
+      .custom { path in
+        let words = path.last!.stringValue.split(separator: "_")
+        return AnyKey(
+          stringValue: words.prefix(1).joined() + words.dropFirst().map(\.capitalized).joined())
+      },
+    ] {
+      var setup = DecodingSetup()
+      setup.keys = keys
+      let bad = #"{"a_b":{"inner_val":{"x":"bad"}}}"#
+      let good = #"{"a_b":{"inner_val":{"x":1},"other_thing":{"x":2}}}"#
+      for json in [bad, good] {
+        DecodingOracle.expectSame(DictionaryFirst.self, json, setup)
+        DecodingOracle.expectSame(MemberDictionaryFirst.self, json, setup)
+        // While the dictionary decodes, its keys as written.
+        DecodingOracle.expectSame([String: Typed].self, json, setup)
+      }
+      #expect(
+        DecodingOracle.ourError(DictionaryFirst.self, bad, setup)?.path.map(\.string) == [
+          "aB", "innerVal", "x",
+        ])
+      #expect(
+        DecodingOracle.ourError([String: Typed].self, bad, setup)?.path.map(\.string) == [
+          "a_b", "innerVal", "x",
+        ])
+    }
+  }
+
+  /// Reads the member `k5` by the name a path-dependent custom key strategy
+  /// gives it, and notes the path it was read at.
+  struct PathNamed: Decodable, Equatable {
+    var path: [String]
+    var value: Int
+    init(from decoder: any Decoder) throws {
+      path = decoder.codingPath.map(\.stringValue)
+      let name = (path + ["k5"]).joined(separator: ".")
+      value = try decoder.container(keyedBy: AnyKey.self).decode(
+        Int.self, forKey: AnyKey(stringValue: name))
+    }
+  }
+
+  /// Tries the member `OBJ` as `[String: PathNamed]`, then decodes it as a
+  /// struct holding one.
+  struct PathNamedTwice: Decodable, Equatable {
+    struct Holder: Decodable, Equatable {
+      var inner: PathNamed
+      enum CodingKeys: String, CodingKey { case inner = "OBJ.l" }
+    }
+    var first: [String: PathNamed]?
+    var holder: Holder
+    init(from decoder: any Decoder) throws {
+      let container = try decoder.container(keyedBy: AnyKey.self)
+      let key = AnyKey(stringValue: "OBJ")
+      first = try? container.decode([String: PathNamed].self, forKey: key)
+      holder = try container.decode(Holder.self, forKey: key)
+    }
+  }
+
+  /// A custom key strategy whose names depend on the path gives one large
+  /// object other names once the dictionary holding it has decoded.
+  @Test func customNamesOfALargeObjectFollowItsPath() {
+    var setup = DecodingSetup()
+    setup.keys = .custom { path in
+      let names = path.map(\.stringValue)
+      return AnyKey(
+        stringValue: names.count == 1 ? names[0].uppercased() : names.joined(separator: "."))
+    }
+    let large = "{" + (0..<40).map { #""k\#($0)":\#($0)"# }.joined(separator: ",") + "}"
+    let json = #"{"obj":{"l":\#(large)}}"#
+    DecodingOracle.expectSame(PathNamedTwice.self, json, setup)
+    let ours = try? setup.jsonKit.decode(PathNamedTwice.self, from: json)
+    #expect(ours?.first?["l"]?.path == ["OBJ", "l"])
+    #expect(ours?.holder.inner.path == ["OBJ", "OBJ.l"])
+    #expect(ours?.holder.inner.value == 5)
+  }
+
   struct Collision: Decodable, Equatable {
     var aB: Int
   }

@@ -35,8 +35,9 @@ final class DecodingSession {
   private let hints: UnsafeMutablePointer<Int>
   private static let hintSlots = 64
   private var ownedInput: UnsafeMutableRawBufferPointer?
-  /// Objects decoded as `[String: V]` under a key strategy: Foundation reads
-  /// their keys as written, so coding paths through them name them so too.
+  /// Objects being decoded as `[String: V]` under a key strategy: Foundation
+  /// reads their keys as written, so coding paths through them name them so
+  /// too while they decode.
   var rawKeyObjects: Set<Int> = []
 
   init(context: ScanContext, input: UnsafeRawBufferPointer, options: JKDecoder.Options) {

@@ -422,7 +422,11 @@ protocol StringKeyedDictionary {
 extension Dictionary: StringKeyedDictionary where Key == String, Value: Decodable {
   static func decode(from session: DecodingSession, at index: Int) throws -> Self {
     let object = session[index]
-    session.rawKeyObjects.insert(index)
+    // Only while this decode runs: once it is over (even by a failure that a
+    // `try?` swallows), the object may be decoded otherwise, with its keys
+    // converted.
+    let marked = session.rawKeyObjects.insert(index).inserted
+    defer { if marked { session.rawKeyObjects.remove(index) } }
     var result: [String: Value] = [:]
     result.reserveCapacity(object.childCount)
     var key = index + 1
