@@ -1012,6 +1012,42 @@ struct DecoderOracleTests {
     #expect(DecodingOracle.ourError([Decimal].self, json)?.path.map(\.string) == ["Index 0"])
   }
 
+  /// Decimal's exponent stops at 127, but its significand may end in zeros:
+  /// `100e126` is 10 × 10^127, which it holds exactly, as it does every
+  /// zero. Values it cannot hold still throw.
+  @Test func decimalsAtTheEdgesOfTheirExponent() throws {
+    for text in [
+      "100e126", "10e127", "-100e126", "12300e125", "1e127", "99999999999999999999e110",
+      "340282366920938463463374607431768211450e127", "3402823669209384634633746074317682114550e126",
+      "1e-128", "0.1e-127", "-1.25e-126",
+    ] {
+      DecodingOracle.expectSame([Decimal].self, "[\(text)]")
+      let ours = try JKDecoder().decode([Decimal].self, from: "[\(text)]")
+      #expect(ours == [Decimal(string: text)!], "\(text)")
+    }
+    // Foundation rejects these, though they equal `10e127`, a 39-digit
+    // significand times 10^127, and zero.
+    #expect(
+      try JKDecoder().decode([Decimal].self, from: "[1e128, 3.4e165]")
+        == [
+          Decimal(string: "10e127")!,
+          Decimal(string: "340000000000000000000000000000000000000e127")!,
+        ])
+    #expect(
+      try JKDecoder().decode(
+        [Decimal].self, from: "[0e99999999999, -0.0e-99999999999, 0.00e200, -0e-300]")
+        == [0, 0, 0, 0])
+    for text in [
+      "4e165", "3402823669209384634633746074317682114560e126", "1e-129", "10e-130",
+      "1.0000000000000000000000000000000000000000001", "340282366920938463463374607431768211456",
+      "-12.5e-128", "1e166",
+    ] {
+      let ours = DecodingOracle.ourError([Decimal].self, "[\(text)]")
+      #expect(ours?.kind == "dataCorrupted", "\(text)")
+      #expect(ours?.path.map(\.string) == ["Index 0"], "\(text)")
+    }
+  }
+
   /// (c) Duplicate keys: Foundation keeps the first value, JKDecoder the last.
   @Test func duplicateKeys() throws {
     struct A: Decodable, Equatable { var a: Int }

@@ -536,35 +536,28 @@ enum DecimalText {
   /// The exact Decimal value of the JSON number `text`, or nil when Decimal
   /// cannot hold it exactly.
   static func exact(_ text: UnsafeRawBufferPointer) -> Decimal? {
+    let layout = DecimalToDouble.LiteralLayout(text)
     var digits: [UInt8] = []
-    var exponent = 0
-    var negative = false
-    var index = 0
-    var afterPoint = false
-    while index < text.count {
-      let byte = text[index]
-      switch byte {
-      case UInt8(ascii: "-"): negative = true
-      case UInt8(ascii: "."): afterPoint = true
-      case UInt8(ascii: "0")...UInt8(ascii: "9"):
-        if !(digits.isEmpty && byte == UInt8(ascii: "0")) { digits.append(byte) }
-        if afterPoint { exponent -= 1 }
-      case UInt8(ascii: "e"), UInt8(ascii: "E"):
-        let rest = UnsafeRawBufferPointer(rebasing: text[(index + 1)...])
-        guard let explicit = IntegerText.parse(Int32.self, plusless(rest)) else { return nil }
-        exponent += Int(explicit)
-        index = text.count
-        continue
-      default: return nil
-      }
-      index += 1
+    for index in layout.integerDigits where !(digits.isEmpty && text[index] == UInt8(ascii: "0")) {
+      digits.append(text[index])
     }
+    for index in layout.fractionDigits where !(digits.isEmpty && text[index] == UInt8(ascii: "0")) {
+      digits.append(text[index])
+    }
+    // Saturated far beyond Decimal's range, so this cannot overflow.
+    var exponent = layout.exponent - layout.fractionDigits.count
     while digits.last == UInt8(ascii: "0") {
       digits.removeLast()
       exponent += 1
     }
-    if digits.isEmpty { return negative ? Decimal(sign: .minus, exponent: 0, significand: 0) : 0 }
-    guard exponent >= -128, exponent <= 127, fitsSignificand(digits) else { return nil }
+    if digits.isEmpty {
+      return layout.negative ? Decimal(sign: .minus, exponent: 0, significand: 0) : 0
+    }
+    guard exponent >= -128 else { return nil }
+    if exponent > 127 {
+      return withTrailingZeros(digits, exponent: exponent, negative: layout.negative)
+    }
+    guard fitsSignificand(digits) else { return nil }
     var significand = Decimal(0)
     var start = 0
     // Nineteen digits at a time always fit UInt64; each step is exact.
@@ -577,7 +570,25 @@ enum DecimalText {
       significand = significand * scale + Decimal(chunk)
       start = end
     }
-    return Decimal(sign: negative ? .minus : .plus, exponent: exponent, significand: significand)
+    return Decimal(
+      sign: layout.negative ? .minus : .plus, exponent: exponent, significand: significand)
+  }
+
+  /// The value `digits` × 10^`exponent` for an exponent above Decimal's
+  /// largest (127), which Decimal still holds exactly when its significand
+  /// takes the extra zeros: `100e126` is 10 × 10^127.
+  ///
+  /// Decimal's arithmetic would strip those zeros again and overflow (as
+  /// `Decimal(sign:exponent:significand:)` does); its parser keeps them.
+  private static func withTrailingZeros(_ digits: [UInt8], exponent: Int, negative: Bool)
+    -> Decimal?
+  {
+    let zeros = exponent - 127
+    guard digits.count + zeros <= largestSignificand.utf8CodeUnitCount else { return nil }
+    let significand = digits + repeatElement(UInt8(ascii: "0"), count: zeros)
+    guard fitsSignificand(significand) else { return nil }
+    let text = (negative ? "-" : "") + String(decoding: significand, as: UTF8.self) + "e127"
+    return Decimal(string: text)
   }
 
   /// Whether the decimal digits (no leading zeros) fit Decimal's 128-bit
@@ -589,9 +600,5 @@ enum DecimalText {
     }
     // Same length: the digits fit unless they come after the limit's.
     return limit.withUTF8Buffer { !$0.lexicographicallyPrecedes(digits) }
-  }
-
-  private static func plusless(_ text: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
-    text.first == UInt8(ascii: "+") ? UnsafeRawBufferPointer(rebasing: text.dropFirst()) : text
   }
 }
