@@ -471,6 +471,49 @@ struct DecoderSemanticsTests {
     #expect(ours?.holder.inner.value == 5)
   }
 
+  /// A `JSONValue` reads the same numbers, strings and arrays under every
+  /// key strategy; only its objects' keys follow the strategy (a custom one
+  /// seeing each key's path), and values inside them read as at the top.
+  @Test func jsonValuesReadTheSameValuesUnderACustomKeyStrategy() throws {
+    let custom = JKDecoder()
+    custom.keyDecodingStrategy = .custom { path in
+      AnyKey(stringValue: path.map(\.stringValue).joined(separator: "/").uppercased())
+    }
+    let plain = JKDecoder()
+    for json in [
+      "1e16", "5.475104176468169e+16", "-0", "-0.0", "1.0", "18446744073709551615", "[1e16, -0]",
+      "null", #""s""#, "[[],{}]",
+    ] {
+      let expected = try plain.decode(JSONValue.self, from: json).jsonString()
+      #expect(try custom.decode(JSONValue.self, from: json).jsonString() == expected, "\(json)")
+    }
+    for json in [
+      "123456789012345678901234567890", "[1, {\"a\": [123456789012345678901234567890]}]",
+    ] {
+      for decoder in [plain, custom] {
+        #expect(throws: DecodingError.self, "\(json)") {
+          try decoder.decode(JSONValue.self, from: json)
+        }
+      }
+    }
+    // The keys Foundation's keyed containers give, each from its path.
+    var setup = DecodingSetup()
+    setup.keys = custom.keyDecodingStrategy
+    let nested = #"{"a_b":[1e16,{"c_d":-0,"e":[{"f_g":1.0}]}],"h":{}}"#
+    let ours = try custom.decode(JSONValue.self, from: nested)
+    #expect(ours == (try setup.foundation.decode(JSONValue.self, from: Data(nested.utf8))))
+    #expect(
+      try ours.jsonString(options: [.sortedKeys, .withoutEscapingSlashes])
+        == #"{"A_B":[1e+16,{"A_B/INDEX 1/C_D":-0,"A_B/INDEX 1/E":[{"A_B/INDEX 1/A_B/INDEX 1/E/INDEX 0/F_G":1}]}],"H":{}}"#
+    )
+    struct Holder: Decodable {
+      var value: JSONValue
+      enum CodingKeys: String, CodingKey { case value = "VALUE" }
+    }
+    let held = try custom.decode(Holder.self, from: #"{"value":{"x":[1e16]}}"#)
+    #expect(try held.value.jsonString(options: .withoutEscapingSlashes) == #"{"VALUE/X":[1e+16]}"#)
+  }
+
   struct Collision: Decodable, Equatable {
     var aB: Int
   }

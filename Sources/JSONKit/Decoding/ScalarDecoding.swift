@@ -242,11 +242,7 @@ extension DecodingSession {
     case ObjectIdentifier(URL.self): return try url(at: index, path: path())
     case ObjectIdentifier(Data.self): return try data(at: index, path: path())
     case ObjectIdentifier(Decimal.self): return try decimal(at: index, path: path())
-    case ObjectIdentifier(JSONValue.self):
-      // A custom key strategy depends on each key's path: only Codable's
-      // keyed containers apply it.
-      if case .custom = options.keyDecodingStrategy { return nil }
-      return try jsonValue(at: index, path: path())
+    case ObjectIdentifier(JSONValue.self): return try jsonValue(at: index, path: path())
     case ObjectIdentifier(Int64.self): return try integer(Int64.self, at: index, path: path())
     case ObjectIdentifier(Float.self): return try float(at: index, path: path())
     case ObjectIdentifier(Int32.self): return try integer(Int32.self, at: index, path: path())
@@ -267,12 +263,26 @@ extension DecodingSession {
   }
 
   /// A JSONValue built straight from the tape, with its object keys
-  /// converted as decoding it through keyed containers would convert them.
+  /// converted as decoding it through keyed containers would convert them:
+  /// its numbers, strings and arrays are read alike under every strategy.
   func jsonValue(at index: Int, path: @autoclosure () -> [any CodingKey]) throws -> JSONValue {
-    let convert: ((String) -> String)?
-    if case .convertFromSnakeCase = options.keyDecodingStrategy {
-      convert = SnakeCase.camelCased
-    } else {
+    let convert: ((Int, String) -> String)?
+    switch options.keyDecodingStrategy {
+    case .convertFromSnakeCase:
+      convert = { _, key in SnakeCase.camelCased(key) }
+    case .custom(let transform):
+      // The strategy sees each key's path, as a keyed container's keys
+      // see it; consecutive keys mostly share their object's path.
+      var pathObject = -1
+      var objectPath: [any CodingKey] = []
+      convert = { object, key in
+        if object != pathObject {
+          objectPath = self.codingPath(to: object)
+          pathObject = object
+        }
+        return transform(objectPath + [AnyCodingKey(stringValue: key)]).stringValue
+      }
+    default:
       convert = nil
     }
     do {
