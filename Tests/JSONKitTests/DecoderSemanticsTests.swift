@@ -514,6 +514,68 @@ struct DecoderSemanticsTests {
     #expect(try held.value.jsonString(options: .withoutEscapingSlashes) == #"{"VALUE/X":[1e+16]}"#)
   }
 
+  #if os(macOS) || os(Linux)
+    /// Foundation's JSON5 switches are on `JKDecoder` only to stop code that
+    /// sets them from compiling, with a reason rather than "no member".
+    @Test(.enabled(if: Typechecker.isAvailable))
+    func json5SwitchesDoNotCompileAndSayWhy() throws {
+      let errors = try Typechecker.errors(
+        in: """
+          import JSONKit
+          let decoder = JKDecoder()
+          decoder.allowsJSON5 = true
+          decoder.assumesTopLevelDictionary = true
+          """)
+      for name in ["allowsJSON5", "assumesTopLevelDictionary"] {
+        #expect(errors.contains("'\(name)' is unavailable: JKDecoder reads strict JSON, not JSON5"))
+      }
+    }
+
+    /// Type-checks Swift source against the JSONKit module built with the
+    /// tests, with the `swiftc` on the path.
+    enum Typechecker {
+      /// The directory of built modules next to the test bundle.
+      static let modules: URL? = {
+        var directories = Bundle.allBundles.filter { $0.bundleURL.pathExtension == "xctest" }
+          .map { $0.bundleURL.deletingLastPathComponent() }
+        if let path = CommandLine.arguments.first, path.contains("/") {
+          directories.append(URL(fileURLWithPath: path).deletingLastPathComponent())
+        }
+        return directories.map { $0.appendingPathComponent("Modules") }.first {
+          FileManager.default.fileExists(
+            atPath: $0.appendingPathComponent("JSONKit.swiftmodule").path)
+        }
+      }()
+
+      static let compiler: URL? = {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
+        return path.split(separator: ":").map {
+          URL(fileURLWithPath: String($0)).appendingPathComponent("swiftc")
+        }.first { FileManager.default.isExecutableFile(atPath: $0.path) }
+      }()
+
+      static var isAvailable: Bool { modules != nil && compiler != nil }
+
+      /// What the compiler says of `source`.
+      static func errors(in source: String) throws -> String {
+        let file = FileManager.default.temporaryDirectory
+          .appendingPathComponent("jsonkit-typecheck-\(UUID().uuidString).swift")
+        try Data(source.utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let process = Process()
+        process.executableURL = compiler
+        process.arguments = ["-typecheck", file.path, "-I", modules!.path]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let text = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: text, as: UTF8.self)
+      }
+    }
+  #endif
+
   struct Collision: Decodable, Equatable {
     var aB: Int
   }
