@@ -36,7 +36,7 @@ extension DecodingSession {
       // The literal's own digits decide, not its nearest Double: that rounds
       // `1.00000000000000001` to an integer, and from 2^53 on need not be
       // the integer written (`9007199254740993.0`).
-      if let integer = IntegerText.parseExact(T.self, numberBytes(entry)) { return integer }
+      if let integer = exactInteger(T.self, entry) { return integer }
     case .bigInteger:
       if let value = IntegerText.parse(T.self, numberBytes(entry)) { return value }
     case let kind:
@@ -44,6 +44,13 @@ extension DecodingSession {
     }
     throw DecodingErrors.corrupted(
       "Number \(numberText(entry)) does not fit in \(T.self).", path: path())
+  }
+
+  /// The integer a number entry with a fraction or exponent spells, if `T`
+  /// holds it; out of line, as integers are rarely written so.
+  @inline(never)
+  private func exactInteger<T: FixedWidthInteger>(_ type: T.Type, _ entry: TapeEntry) -> T? {
+    IntegerText.parseExact(T.self, numberBytes(entry))
   }
 
   /// A Double: the correctly rounded value of any JSON number, or a string
