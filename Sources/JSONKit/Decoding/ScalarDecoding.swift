@@ -207,6 +207,31 @@ extension DecodingSession {
     return try T(from: TapeDecoder(session: self, index: index))
   }
 
+  /// Decodes `T` as ``unwrap(_:at:path:)`` does, which takes the value to be
+  /// a container's member (or the root), for other callers: `depth` is how
+  /// many of the last keys of `path` lie below the decoder that asks for the
+  /// value (0 for a single-value container; 2 for a member of a
+  /// `[String: V]` that is itself a container's member, as Foundation reads
+  /// those members with the decoder that asked for the dictionary).
+  ///
+  /// Foundation reports an unparsable ISO 8601 date at that decoder's path,
+  /// not the date's, so only dates and such dictionaries heed `depth`.
+  func unwrap<T: Decodable>(
+    _ type: T.Type, at index: Int, path: @autoclosure () -> [any CodingKey], depth: Int
+  ) throws -> T {
+    if depth != 1 {
+      if T.self == Date.self {
+        return reinterpret(try date(at: index, path: path(), depth: depth), as: T.self)
+      }
+      if entries[index].kind == .object, !options.keyDecodingStrategy.isDefault,
+        let dictionary = T.self as? any StringKeyedDictionary.Type
+      {
+        return try decodeDictionary(dictionary, at: index, depth: depth, as: T.self)
+      }
+    }
+    return try unwrap(type, at: index, path: path())
+  }
+
   /// Decodes `T` from the null that stands for an absent key's value (through
   /// `superDecoder(forKey:)`), whose path cannot be rebuilt from the tape and
   /// so goes along.
@@ -232,6 +257,12 @@ extension DecodingSession {
     reinterpret(try D.decode(from: self, at: index), as: T.self)
   }
 
+  private func decodeDictionary<D: StringKeyedDictionary, T>(
+    _ dictionary: D.Type, at index: Int, depth: Int, as type: T.Type
+  ) throws -> T {
+    reinterpret(try D.decode(from: self, at: index, depth: depth), as: T.self)
+  }
+
   /// The same value seen as `T`, for callers that have just checked that
   /// `U` and `T` are the same type (so no dynamic cast is needed).
   @inline(__always)
@@ -240,12 +271,13 @@ extension DecodingSession {
   }
 
   /// The types Foundation's JSONDecoder reads specially, and the other
-  /// integer widths; nil for any other type.
+  /// integer widths; nil for any other type. A date is a container's
+  /// member here (see ``unwrap(_:at:path:depth:)``).
   private func decodeSpecial(
     _ type: Any.Type, at index: Int, path: @autoclosure () -> [any CodingKey]
   ) throws -> Any? {
     switch ObjectIdentifier(type) {
-    case ObjectIdentifier(Date.self): return try date(at: index, path: path())
+    case ObjectIdentifier(Date.self): return try date(at: index, path: path(), depth: 1)
     case ObjectIdentifier(URL.self): return try url(at: index, path: path())
     case ObjectIdentifier(Data.self): return try data(at: index, path: path())
     case ObjectIdentifier(Decimal.self): return try decimal(at: index, path: path())
@@ -303,7 +335,9 @@ extension DecodingSession {
 
   // MARK: - Foundation types
 
-  private func date(at index: Int, path: @autoclosure () -> [any CodingKey]) throws -> Date {
+  private func date(at index: Int, path: @autoclosure () -> [any CodingKey], depth: Int) throws
+    -> Date
+  {
     // As Foundation: null is missing whatever the strategy (a custom one is not asked).
     if entries[index].kind == .null { throw DecodingErrors.valueNotFound(Date.self, path: path()) }
     let decoder = TapeDecoder(session: self, index: index)
@@ -317,8 +351,9 @@ extension DecodingSession {
     case .iso8601:
       let text = try string(at: index, path: path())
       guard let date = try? Date.ISO8601FormatStyle().parse(text) else {
+        // At the asking decoder's path, as Foundation reports it.
         throw DecodingErrors.corrupted(
-          "Expected date string to be ISO8601-formatted.", path: path())
+          "Expected date string to be ISO8601-formatted.", path: path().dropLast(depth))
       }
       return date
     #if canImport(Darwin)
@@ -433,11 +468,19 @@ extension Array: TapeDecodableArray where Element: Decodable {
 /// Dictionaries with `String` keys, which Foundation decodes member by
 /// member with the keys as written, whatever the key strategy.
 protocol StringKeyedDictionary {
+  /// The dictionary as a container's member.
   static func decode(from session: DecodingSession, at index: Int) throws -> Self
+  /// The dictionary at `depth`, as for
+  /// ``DecodingSession/unwrap(_:at:path:depth:)``.
+  static func decode(from session: DecodingSession, at index: Int, depth: Int) throws -> Self
 }
 
 extension Dictionary: StringKeyedDictionary where Key == String, Value: Decodable {
   static func decode(from session: DecodingSession, at index: Int) throws -> Self {
+    try decode(from: session, at: index, depth: 1)
+  }
+
+  static func decode(from session: DecodingSession, at index: Int, depth: Int) throws -> Self {
     let object = session[index]
     // Only while this decode runs: once it is over (even by a failure that a
     // `try?` swallows), the object may be decoded otherwise, with its keys
@@ -449,9 +492,11 @@ extension Dictionary: StringKeyedDictionary where Key == String, Value: Decodabl
     var key = index + 1
     while key < object.containerEnd {
       let name = session.rawKey(session[key])
+      // Foundation decodes the members with the decoder that asked for the
+      // dictionary, so they lie a key deeper below it.
       result[name] = try session.unwrap(
         Value.self, at: key + 1,
-        path: session.codingPath(to: index) + [AnyCodingKey(stringValue: name)])
+        path: session.codingPath(to: index) + [AnyCodingKey(stringValue: name)], depth: depth + 1)
       key = session.indexAfter(key + 1)
     }
     return result
@@ -617,5 +662,13 @@ enum DecimalText {
     }
     // Same length: the digits fit unless they come after the limit's.
     return limit.withUTF8Buffer { !$0.lexicographicallyPrecedes(digits) }
+  }
+}
+
+extension JSONDecoder.KeyDecodingStrategy {
+  /// Whether this is `.useDefaultKeys`.
+  var isDefault: Bool {
+    if case .useDefaultKeys = self { return true }
+    return false
   }
 }
