@@ -241,9 +241,12 @@ struct DecoderOracleTests {
     }
   }
 
-  /// Foundation reports an ISO 8601 string it cannot parse at its decoder's
-  /// path, which is the path of the container holding the date (one key
-  /// short); JKDecoder reports the date's own path.
+  /// Foundation reports an ISO 8601 string it cannot parse at the path of
+  /// the decoder that asked for the date: for a member of a keyed or
+  /// unkeyed container, the container's decoder (one key short); for a
+  /// single-value container, the date's own path; for a member of a
+  /// `[String: Date]` read under a key strategy, the decoder that asked for
+  /// the dictionary. JKDecoder reports the same paths.
   @Test func iso8601Dates() {
     var setup = DecodingSetup()
     setup.dates = .iso8601
@@ -260,17 +263,115 @@ struct DecoderOracleTests {
       "2024-02-29", "2024-02-29T12:34:56", "2024-13-01T00:00:00Z", "", "2024-02-29 12:34:56Z",
       "yesterday",
     ]
-    for text in invalid {
+    let ok = #""2024-02-29T12:34:56Z""#
+    for text in invalid.map({ #""\#($0)""# }) {
       for (json, path) in [
-        (#"{"at":"\#(text)","list":[]}"#, ["at"]),
-        (#"{"at":"2024-02-29T12:34:56Z","list":["\#(text)"]}"#, ["list", "Index 0"]),
+        (#"{"at":\#(text),"list":[]}"#, [String]()),
+        (#"{"at":\#(ok),"list":[\#(text)]}"#, ["list"]),
+        (#"{"at":\#(ok),"list":[],"maybe":\#(text)}"#, []),
       ] {
-        let foundation = DecodingOracle.foundationError(Stamps.self, json, setup)
-        let ours = DecodingOracle.ourError(Stamps.self, json, setup)
-        #expect(foundation?.kind == "dataCorrupted" && ours?.kind == "dataCorrupted", "\(json)")
-        #expect(ours?.path.map(\.string) == path, "\(json)")
-        #expect(foundation?.path.map(\.string) == path.dropLast(), "\(json)")
+        DecodingOracle.expectSame(Stamps.self, json, setup)
+        #expect(DecodingOracle.ourError(Stamps.self, json, setup)?.path.map(\.string) == path)
       }
+      for keys: JSONDecoder.KeyDecodingStrategy in [.useDefaultKeys, .convertFromSnakeCase] {
+        var strategies = setup
+        strategies.keys = keys
+        DecodingOracle.expectSame(Date.self, text, strategies)
+        DecodingOracle.expectSame([Date].self, "[\(ok),\(text)]", strategies)
+        DecodingOracle.expectSame([[Date]].self, "[[],[\(text)]]", strategies)
+        DecodingOracle.expectSame([Date?].self, "[\(text)]", strategies)
+        DecodingOracle.expectSame([Set<Date>].self, "[[\(text)]]", strategies)
+        DecodingOracle.expectSame([Int: Date].self, #"{"1":\#(text)}"#, strategies)
+        DecodingOracle.expectSame(SuperDate.self, #"{"inner":\#(text)}"#, strategies)
+        DecodingOracle.expectSame([SuperDate].self, #"[{"inner":\#(text)}]"#, strategies)
+        for json in [#"{"inner":{"d":\#(text)}}"#, #"{"inner":{"d":\#(ok),"e_f":\#(text)}}"#] {
+          DecodingOracle.expectSame([String: [String: Date]].self, json, strategies)
+          DecodingOracle.expectSame([String: [String: [Date]]].self, #"{"a":\#(json)}"#, strategies)
+          DecodingOracle.expectSame(DateMap.self, json, strategies)
+          DecodingOracle.expectSame([DateMap].self, "[\(json)]", strategies)
+          DecodingOracle.expectSame(SingleDateMap.self, json, strategies)
+        }
+        DecodingOracle.expectSame(
+          [String: [String: [Date]]].self, #"{"a":{"b":[\#(ok),\#(text)]}}"#, strategies)
+      }
+    }
+    // One difference: Foundation reports a member of a nested container at
+    // the path of the decoder the outermost container came from; JKDecoder
+    // at the nested container's own path (one key short of the date).
+    let nested = #"{"inner":{"at":"x","list":[]}}"#
+    #expect(DecodingOracle.foundationError(NestedDate.self, nested, setup)?.path == [])
+    #expect(
+      DecodingOracle.ourError(NestedDate.self, nested, setup)?.path.map(\.string) == ["inner"])
+  }
+
+  /// Reads `inner` as a date through a superdecoder's single-value container.
+  struct SuperDate: Decodable, Equatable {
+    var date: Date
+    init(from decoder: any Decoder) throws {
+      let container = try decoder.container(keyedBy: OracleKey.self)
+      date = try SingleDate(from: container.superDecoder(forKey: OracleKey(stringValue: "inner")))
+        .date
+    }
+  }
+
+  /// A dictionary of dates as a member: under a key strategy, Foundation
+  /// decodes its members with the decoder that asked for it.
+  struct DateMap: Decodable, Equatable {
+    var inner: [String: Date]
+  }
+
+  /// A dictionary of dates through a single-value container.
+  struct SingleDateMap: Decodable, Equatable {
+    var inner: [String: Date]
+    init(from decoder: any Decoder) throws {
+      inner = try decoder.singleValueContainer().decode([String: [String: Date]].self)["inner"]!
+    }
+  }
+
+  /// Reads `inner.at` through a nested keyed container.
+  struct NestedDate: Decodable, Equatable {
+    var date: Date
+    init(from decoder: any Decoder) throws {
+      let inner = try decoder.container(keyedBy: OracleKey.self)
+        .nestedContainer(keyedBy: OracleKey.self, forKey: OracleKey(stringValue: "inner"))
+      date = try inner.decode(Date.self, forKey: OracleKey(stringValue: "at"))
+    }
+  }
+
+  /// A date read through a single-value container.
+  struct SingleDate: Decodable {
+    var date: Date
+    init(from decoder: any Decoder) throws {
+      date = try decoder.singleValueContainer().decode(Date.self)
+    }
+  }
+
+  /// `.formatted` and `.secondsSince1970` report a failure at the date's own
+  /// path, as Foundation does.
+  @Test func formattedAndNumericDateFailures() {
+    let formatter = DateFormatter()
+    formatter.locale = Locale(identifier: "en_US_POSIX")
+    formatter.timeZone = TimeZone(identifier: "UTC")!
+    formatter.dateFormat = "yyyy-MM-dd"
+    for (strategy, bad) in [
+      (JSONDecoder.DateDecodingStrategy.formatted(formatter), #""2024/01/01""#),
+      (.formatted(formatter), "1"), (.secondsSince1970, #""1""#), (.secondsSince1970, "true"),
+      (.millisecondsSince1970, #""x""#),
+    ] {
+      var setup = DecodingSetup()
+      setup.dates = strategy
+      let ok = strategy.isFormatted ? #""2024-01-01""# : "1"
+      for json in [
+        #"{"at":\#(bad),"list":[]}"#, #"{"at":\#(ok),"list":[\#(ok),\#(bad)]}"#,
+        #"{"at":\#(ok),"list":[],"maybe":\#(bad)}"#,
+      ] {
+        DecodingOracle.expectSame(Stamps.self, json, setup)
+      }
+      DecodingOracle.expectSame(Date.self, bad, setup)
+      DecodingOracle.expectSame([[Date]].self, "[[],[\(bad)]]", setup)
+      DecodingOracle.expectSame(SuperDate.self, #"{"inner":\#(bad)}"#, setup)
+      DecodingOracle.expectSame(NestedDate.self, #"{"inner":{"at":\#(bad)}}"#, setup)
+      DecodingOracle.expectSame(DateMap.self, #"{"inner":{"d":\#(ok),"e":\#(bad)}}"#, setup)
     }
   }
 
@@ -743,6 +844,44 @@ struct DecoderOracleTests {
     #expect(try JKDecoder().decode([UInt64].self, from: "[18446744073709551615.0]") == [.max])
   }
 
+  /// Below 2^53 too, an integer type takes the literal's own value, not its
+  /// nearest Double: digits that the Double rounds away still make it no
+  /// integer. Foundation reads the rounded value.
+  @Test func integersFromLiteralsThatRoundToAnInteger() throws {
+    for (json, rounded) in [
+      ("[1.00000000000000001]", 1), ("[0.99999999999999999999]", 1),
+      ("[4.9999999999999999999]", 5), ("[-2.0000000000000000001e0]", -2),
+      ("[1234567890.00000000001]", 1_234_567_890), ("[99999999999999999e-17]", 1),
+    ] {
+      #expect(try JSONDecoder().decode([Int].self, from: Data(json.utf8)) == [rounded], "\(json)")
+      let ours = DecodingOracle.ourError([Int].self, json)
+      #expect(ours?.kind == "dataCorrupted", "\(json)")
+      #expect(ours?.path.map(\.string) == ["Index 0"], "\(json)")
+    }
+    let nested = DecodingOracle.ourError(Outer.self, #"{"a":{"bytes":[127.0000000000000000001]}}"#)
+    #expect(nested?.kind == "dataCorrupted")
+    #expect(nested?.path.map(\.string) == ["a", "bytes", "Index 0"])
+    #expect(DecodingOracle.ourError([Int8].self, "[127.0000000000000000001]") != nil)
+    #expect(DecodingOracle.ourError([UInt].self, "[-0.0000000000000000001]") != nil)
+    // Literals that are integers, however written, still are.
+    #expect(
+      try JKDecoder().decode(
+        [Int].self,
+        from: "[1.0, 1e2, -0, -0.0, 100e-2, 0e999999999999999999, 0.00000000000000000001e20, "
+          + "1.000000000000000000000, 12.50e1, -9007199254740991.0, 0.0e-400]")
+        == [1, 100, 0, 0, 1, 0, 1, 1, 125, -9_007_199_254_740_991, 0])
+    #expect(
+      try JKDecoder().decode([UInt].self, from: "[-0, -0.0, 0.00000000000000000001e20, 5e0]")
+        == [0, 0, 1, 5])
+    #expect(
+      try JKDecoder().decode([Int8].self, from: "[127.000, -128.0, -1.28e2, 1.27E+2]")
+        == [127, -128, -128, 127])
+    for json in ["[1.0, 1e2, -0, 100e-2]", "[-0.0, 12.50e1, 0.00000000000000000001e20]"] {
+      DecodingOracle.expectSame([Int].self, json)
+      DecodingOracle.expectSame([Int64].self, json)
+    }
+  }
+
   @Test func integersWiderThanSixtyFourBits() throws {
     guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) else { return }
     for json in [
@@ -974,6 +1113,42 @@ struct DecoderOracleTests {
     #expect(DecodingOracle.ourError([Decimal].self, json)?.path.map(\.string) == ["Index 0"])
   }
 
+  /// Decimal's exponent stops at 127, but its significand may end in zeros:
+  /// `100e126` is 10 × 10^127, which it holds exactly, as it does every
+  /// zero. Values it cannot hold still throw.
+  @Test func decimalsAtTheEdgesOfTheirExponent() throws {
+    for text in [
+      "100e126", "10e127", "-100e126", "12300e125", "1e127", "99999999999999999999e110",
+      "340282366920938463463374607431768211450e127", "3402823669209384634633746074317682114550e126",
+      "1e-128", "0.1e-127", "-1.25e-126",
+    ] {
+      DecodingOracle.expectSame([Decimal].self, "[\(text)]")
+      let ours = try JKDecoder().decode([Decimal].self, from: "[\(text)]")
+      #expect(ours == [Decimal(string: text)!], "\(text)")
+    }
+    // Foundation rejects these, though they equal `10e127`, a 39-digit
+    // significand times 10^127, and zero.
+    #expect(
+      try JKDecoder().decode([Decimal].self, from: "[1e128, 3.4e165]")
+        == [
+          Decimal(string: "10e127")!,
+          Decimal(string: "340000000000000000000000000000000000000e127")!,
+        ])
+    #expect(
+      try JKDecoder().decode(
+        [Decimal].self, from: "[0e99999999999, -0.0e-99999999999, 0.00e200, -0e-300]")
+        == [0, 0, 0, 0])
+    for text in [
+      "4e165", "3402823669209384634633746074317682114560e126", "1e-129", "10e-130",
+      "1.0000000000000000000000000000000000000000001", "340282366920938463463374607431768211456",
+      "-12.5e-128", "1e166",
+    ] {
+      let ours = DecodingOracle.ourError([Decimal].self, "[\(text)]")
+      #expect(ours?.kind == "dataCorrupted", "\(text)")
+      #expect(ours?.path.map(\.string) == ["Index 0"], "\(text)")
+    }
+  }
+
   /// (c) Duplicate keys: Foundation keeps the first value, JKDecoder the last.
   @Test func duplicateKeys() throws {
     struct A: Decodable, Equatable { var a: Int }
@@ -995,5 +1170,18 @@ extension OracleKeyStyle {
   var isPlain: Bool {
     if case .plain = self { return true }
     return false
+  }
+}
+
+extension JSONDecoder.DateDecodingStrategy {
+  var isFormatted: Bool {
+    #if canImport(Darwin)
+      if case .formatted = self { return true }
+      return false
+    #else
+      // Elsewhere Foundation spells `.formatted` as a `.custom` closure.
+      if case .custom = self { return true }
+      return false
+    #endif
   }
 }

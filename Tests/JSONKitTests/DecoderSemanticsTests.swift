@@ -365,6 +365,217 @@ struct DecoderSemanticsTests {
     #expect(path(ours) == path(theirs))
   }
 
+  struct Inner: Decodable, Equatable { var x: Int }
+  struct Typed: Decodable, Equatable { var innerVal: Inner }
+  struct ByStruct: Decodable, Equatable { var aB: Typed }
+
+  /// Tries a `[String: Typed]` first, then decodes the same value as a struct.
+  struct DictionaryFirst: Decodable, Equatable {
+    var value: ByStruct
+    init(from decoder: any Decoder) throws {
+      _ = try? [String: Typed](from: decoder)
+      _ = try? decoder.singleValueContainer().decode([String: Typed].self)
+      value = try ByStruct(from: decoder)
+    }
+  }
+
+  /// Tries a member as `[String: Inner]` first, then decodes it as a struct.
+  struct MemberDictionaryFirst: Decodable, Equatable {
+    var value: Typed
+    init(from decoder: any Decoder) throws {
+      let container = try decoder.container(keyedBy: AnyKey.self)
+      let key = AnyKey(stringValue: "aB")
+      _ = try? container.decode([String: Inner].self, forKey: key)
+      value = try container.decode(Typed.self, forKey: key)
+    }
+  }
+
+  /// Paths name a `[String: V]`'s keys as written only while it decodes:
+  /// after a failed attempt, the same object decoded as a struct has its
+  /// keys converted, as in Foundation.
+  @Test func pathsUseKeysAsWrittenOnlyWhileADictionaryDecodes() {
+    for keys: JSONDecoder.KeyDecodingStrategy in [
+      .convertFromSnakeCase,
+      .custom { path in
+        let words = path.last!.stringValue.split(separator: "_")
+        return AnyKey(
+          stringValue: words.prefix(1).joined() + words.dropFirst().map(\.capitalized).joined())
+      },
+    ] {
+      var setup = DecodingSetup()
+      setup.keys = keys
+      let bad = #"{"a_b":{"inner_val":{"x":"bad"}}}"#
+      let good = #"{"a_b":{"inner_val":{"x":1},"other_thing":{"x":2}}}"#
+      for json in [bad, good] {
+        DecodingOracle.expectSame(DictionaryFirst.self, json, setup)
+        DecodingOracle.expectSame(MemberDictionaryFirst.self, json, setup)
+        // While the dictionary decodes, its keys as written.
+        DecodingOracle.expectSame([String: Typed].self, json, setup)
+      }
+      #expect(
+        DecodingOracle.ourError(DictionaryFirst.self, bad, setup)?.path.map(\.string) == [
+          "aB", "innerVal", "x",
+        ])
+      #expect(
+        DecodingOracle.ourError([String: Typed].self, bad, setup)?.path.map(\.string) == [
+          "a_b", "innerVal", "x",
+        ])
+    }
+  }
+
+  /// Reads the member `k5` by the name a path-dependent custom key strategy
+  /// gives it, and notes the path it was read at.
+  struct PathNamed: Decodable, Equatable {
+    var path: [String]
+    var value: Int
+    init(from decoder: any Decoder) throws {
+      path = decoder.codingPath.map(\.stringValue)
+      let name = (path + ["k5"]).joined(separator: ".")
+      value = try decoder.container(keyedBy: AnyKey.self).decode(
+        Int.self, forKey: AnyKey(stringValue: name))
+    }
+  }
+
+  /// Tries the member `OBJ` as `[String: PathNamed]`, then decodes it as a
+  /// struct holding one.
+  struct PathNamedTwice: Decodable, Equatable {
+    struct Holder: Decodable, Equatable {
+      var inner: PathNamed
+      enum CodingKeys: String, CodingKey { case inner = "OBJ.l" }
+    }
+    var first: [String: PathNamed]?
+    var holder: Holder
+    init(from decoder: any Decoder) throws {
+      let container = try decoder.container(keyedBy: AnyKey.self)
+      let key = AnyKey(stringValue: "OBJ")
+      first = try? container.decode([String: PathNamed].self, forKey: key)
+      holder = try container.decode(Holder.self, forKey: key)
+    }
+  }
+
+  /// A custom key strategy whose names depend on the path gives one large
+  /// object other names once the dictionary holding it has decoded.
+  @Test func customNamesOfALargeObjectFollowItsPath() {
+    var setup = DecodingSetup()
+    setup.keys = .custom { path in
+      let names = path.map(\.stringValue)
+      return AnyKey(
+        stringValue: names.count == 1 ? names[0].uppercased() : names.joined(separator: "."))
+    }
+    let large = "{" + (0..<40).map { #""k\#($0)":\#($0)"# }.joined(separator: ",") + "}"
+    let json = #"{"obj":{"l":\#(large)}}"#
+    DecodingOracle.expectSame(PathNamedTwice.self, json, setup)
+    let ours = try? setup.jsonKit.decode(PathNamedTwice.self, from: json)
+    #expect(ours?.first?["l"]?.path == ["OBJ", "l"])
+    #expect(ours?.holder.inner.path == ["OBJ", "OBJ.l"])
+    #expect(ours?.holder.inner.value == 5)
+  }
+
+  /// A `JSONValue` reads the same numbers, strings and arrays under every
+  /// key strategy; only its objects' keys follow the strategy (a custom one
+  /// seeing each key's path), and values inside them read as at the top.
+  @Test func jsonValuesReadTheSameValuesUnderACustomKeyStrategy() throws {
+    let custom = JKDecoder()
+    custom.keyDecodingStrategy = .custom { path in
+      AnyKey(stringValue: path.map(\.stringValue).joined(separator: "/").uppercased())
+    }
+    let plain = JKDecoder()
+    for json in [
+      "1e16", "5.475104176468169e+16", "-0", "-0.0", "1.0", "18446744073709551615", "[1e16, -0]",
+      "null", #""s""#, "[[],{}]",
+    ] {
+      let expected = try plain.decode(JSONValue.self, from: json).jsonString()
+      #expect(try custom.decode(JSONValue.self, from: json).jsonString() == expected, "\(json)")
+    }
+    for json in [
+      "123456789012345678901234567890", "[1, {\"a\": [123456789012345678901234567890]}]",
+    ] {
+      for decoder in [plain, custom] {
+        #expect(throws: DecodingError.self, "\(json)") {
+          try decoder.decode(JSONValue.self, from: json)
+        }
+      }
+    }
+    // The keys Foundation's keyed containers give, each from its path.
+    var setup = DecodingSetup()
+    setup.keys = custom.keyDecodingStrategy
+    let nested = #"{"a_b":[1e16,{"c_d":-0,"e":[{"f_g":1.0}]}],"h":{}}"#
+    let ours = try custom.decode(JSONValue.self, from: nested)
+    #expect(ours == (try setup.foundation.decode(JSONValue.self, from: Data(nested.utf8))))
+    #expect(
+      try ours.jsonString(options: [.sortedKeys, .withoutEscapingSlashes])
+        == #"{"A_B":[1e+16,{"A_B/INDEX 1/C_D":-0,"A_B/INDEX 1/E":[{"A_B/INDEX 1/A_B/INDEX 1/E/INDEX 0/F_G":1}]}],"H":{}}"#
+    )
+    struct Holder: Decodable {
+      var value: JSONValue
+      enum CodingKeys: String, CodingKey { case value = "VALUE" }
+    }
+    let held = try custom.decode(Holder.self, from: #"{"value":{"x":[1e16]}}"#)
+    #expect(try held.value.jsonString(options: .withoutEscapingSlashes) == #"{"VALUE/X":[1e+16]}"#)
+  }
+
+  #if os(macOS) || os(Linux)
+    /// Foundation's JSON5 switches are on `JKDecoder` only to stop code that
+    /// sets them from compiling, with a reason rather than "no member".
+    @Test(.enabled(if: Typechecker.isAvailable))
+    func json5SwitchesDoNotCompileAndSayWhy() throws {
+      let errors = try Typechecker.errors(
+        in: """
+          import JSONKit
+          let decoder = JKDecoder()
+          decoder.allowsJSON5 = true
+          decoder.assumesTopLevelDictionary = true
+          """)
+      for name in ["allowsJSON5", "assumesTopLevelDictionary"] {
+        #expect(errors.contains("'\(name)' is unavailable: JKDecoder reads strict JSON, not JSON5"))
+      }
+    }
+
+    /// Type-checks Swift source against the JSONKit module built with the
+    /// tests, with the `swiftc` on the path.
+    enum Typechecker {
+      /// The directory of built modules next to the test bundle.
+      static let modules: URL? = {
+        var directories = Bundle.allBundles.filter { $0.bundleURL.pathExtension == "xctest" }
+          .map { $0.bundleURL.deletingLastPathComponent() }
+        if let path = CommandLine.arguments.first, path.contains("/") {
+          directories.append(URL(fileURLWithPath: path).deletingLastPathComponent())
+        }
+        return directories.map { $0.appendingPathComponent("Modules") }.first {
+          FileManager.default.fileExists(
+            atPath: $0.appendingPathComponent("JSONKit.swiftmodule").path)
+        }
+      }()
+
+      static let compiler: URL? = {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
+        return path.split(separator: ":").map {
+          URL(fileURLWithPath: String($0)).appendingPathComponent("swiftc")
+        }.first { FileManager.default.isExecutableFile(atPath: $0.path) }
+      }()
+
+      static var isAvailable: Bool { modules != nil && compiler != nil }
+
+      /// What the compiler says of `source`.
+      static func errors(in source: String) throws -> String {
+        let file = FileManager.default.temporaryDirectory
+          .appendingPathComponent("jsonkit-typecheck-\(UUID().uuidString).swift")
+        try Data(source.utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let process = Process()
+        process.executableURL = compiler
+        process.arguments = ["-typecheck", file.path, "-I", modules!.path]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let text = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: text, as: UTF8.self)
+      }
+    }
+  #endif
+
   struct Collision: Decodable, Equatable {
     var aB: Int
   }
@@ -404,6 +615,121 @@ struct DecoderSemanticsTests {
       #expect(
         context.debugDescription == "Cannot get superDecoder() -- unkeyed container is at end.")
       #expect(path(error) == ["[0]"])
+    }
+  }
+
+  // MARK: - Large objects
+
+  /// `{"<prefix>0":0,"<prefix>1":1,…}` with `count` members, then `extra`.
+  private static func numbered(
+    _ count: Int, prefix: String = "", then extra: [(key: String, value: Int)] = []
+  ) -> String {
+    let members = (0..<count).map { (key: "\(prefix)\($0)", value: $0) } + extra
+    return "{" + members.map { #""\#($0.key)":\#($0.value)"# }.joined(separator: ",") + "}"
+  }
+
+  /// Reads the members it is told to, in that order, and what a keyed
+  /// container says of each.
+  struct KeyedReads: Decodable {
+    static let keys = CodingUserInfoKey(rawValue: "keys")!
+    var values: [String: Int] = [:]
+    var absent: [String] = []
+    var count = 0
+    init(from decoder: any Decoder) throws {
+      let container = try decoder.container(keyedBy: AnyKey.self)
+      for name in decoder.userInfo[Self.keys] as? [String] ?? [] {
+        let key = AnyKey(stringValue: name)
+        guard container.contains(key) else {
+          absent.append(name)
+          #expect(throws: DecodingError.self) { try container.decode(Int.self, forKey: key) }
+          continue
+        }
+        #expect(try !container.decodeNil(forKey: key))
+        values[name] = try container.decode(Int.self, forKey: key)
+        #expect(try Int(from: container.superDecoder(forKey: key)) == values[name])
+      }
+      count = container.allKeys.count
+    }
+  }
+
+  private func reads(
+    _ json: String, _ keys: [String], _ decoder: JKDecoder = JKDecoder()
+  ) throws -> KeyedReads {
+    decoder.userInfo[KeyedReads.keys] = keys
+    return try decoder.decode(KeyedReads.self, from: json)
+  }
+
+  /// In a large object with duplicate keys every lookup, wherever it
+  /// starts, finds the last member of that name.
+  @Test func largeObjectsWithDuplicateKeys() throws {
+    let count = 3000
+    let json = Self.numbered(count, then: [("7", -7), ("\(count - 1)", -1), ("7", -70)])
+    var expected = Dictionary(uniqueKeysWithValues: (0..<count).map { ($0, $0) })
+    expected[7] = -70
+    expected[count - 1] = -1
+    #expect(try JKDecoder().decode([Int: Int].self, from: json) == expected)
+    let byString = Dictionary(uniqueKeysWithValues: expected.map { ("\($0.key)", $0.value) })
+    #expect(try JKDecoder().decode([String: Int].self, from: json) == byString)
+    let decoder = JKDecoder()
+    decoder.keyDecodingStrategy = .convertFromSnakeCase
+    #expect(try decoder.decode([String: Int].self, from: json) == byString)
+    #expect(try decoder.decode([Int: Int].self, from: json) == expected)
+
+    let names = ["7", "\(count - 1)", "0", "missing", "1500", "7", "\(count)"]
+    let read = try reads(json, names)
+    #expect(read.values == ["7": -70, "\(count - 1)": -1, "0": 0, "1500": 1500])
+    #expect(read.absent == ["missing", "\(count)"])
+    #expect(read.count == count)
+
+    // Few names, each many times: a dictionary keyed by an enum.
+    let cycled = (0..<count).map { (key: ["x", "y", "z"][$0 % 3], value: $0) }
+    let manyTimes = "{" + cycled.map { #""\#($0.key)":\#($0.value)"# }.joined(separator: ",") + "}"
+    #expect(
+      try JKDecoder().decode([Axis: Int].self, from: manyTimes)
+        == [.x: count - 3, .y: count - 2, .z: count - 1])
+  }
+
+  enum Axis: String, Codable, CodingKeyRepresentable {
+    case x, y, z
+  }
+
+  /// Under the custom key strategy a large object's names come from the
+  /// closure; names it makes equal are duplicates, the last one wins.
+  @Test func largeObjectsUnderTheCustomKeyStrategy() throws {
+    let count = 3000
+    var setup = DecodingSetup()
+    setup.keys = .custom { path in
+      AnyKey(stringValue: String(path.last!.stringValue.lowercased().dropFirst()))
+    }
+    DecodingOracle.expectSame([Int: Int].self, Self.numbered(count, prefix: "k"), setup)
+    let json = Self.numbered(count, prefix: "k", then: [("K7", -7), ("x12", -12)])
+    var expected = Dictionary(uniqueKeysWithValues: (0..<count).map { ($0, $0) })
+    expected[7] = -7
+    expected[12] = -12
+    #expect(try setup.jsonKit.decode([Int: Int].self, from: json) == expected)
+    let read = try reads(json, ["12", "7", "k7", "0", "2999", "3000"], setup.jsonKit)
+    #expect(read.values == ["12": -12, "7": -7, "0": 0, "2999": 2999])
+    #expect(read.absent == ["k7", "3000"])
+    #expect(read.count == count)
+  }
+
+  /// Once a decoder has seen two keys that snake_case converts to one name,
+  /// large objects still decode, and such keys in them are duplicates.
+  @Test func largeObjectsAfterKeysThatConvertToOneName() throws {
+    let decoder = JKDecoder()
+    decoder.keyDecodingStrategy = .convertFromSnakeCase
+    #expect(try decoder.decode(Collision.self, from: #"{"a_b":1,"aB":2}"#).aB == 2)
+    let count = 3000
+    let expected = Dictionary(uniqueKeysWithValues: (0..<count).map { ($0, $0) })
+    #expect(try decoder.decode([Int: Int].self, from: Self.numbered(count)) == expected)
+    for (extra, value) in [
+      ([("a_b", 1), ("aB", 2)], 2), ([("aB", 2), ("a_b", 1)], 1), ([("a_b", 1)], 1),
+    ] {
+      let json = Self.numbered(count, then: extra)
+      #expect(try decoder.decode(Collision.self, from: json).aB == value, "\(extra)")
+      let read = try reads(json, ["aB", "a_b", "5", "2999"], decoder)
+      #expect(read.values == ["aB": value, "5": 5, "2999": 2999], "\(extra)")
+      #expect(read.count == count + 1, "\(extra)")
     }
   }
 }

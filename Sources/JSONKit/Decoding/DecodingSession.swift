@@ -19,6 +19,9 @@ final class DecodingSession {
   /// Whether two different keys convert to one name under the key strategy
   /// (`a_b` and `aB`), so that an object's converted names may repeat.
   let convertedNamesCollide: Bool
+  /// Per key id, when ``convertedNamesCollide``: whether another key converts
+  /// to its name. Only objects with such a member need per-object names.
+  private let keyNameIsShared: [Bool]
   let options: JKDecoder.Options
   let userInfo: [CodingUserInfoKey: Any]
   /// The scan context the tape lives in; kept alive as long as the session.
@@ -32,8 +35,9 @@ final class DecodingSession {
   private let hints: UnsafeMutablePointer<Int>
   private static let hintSlots = 64
   private var ownedInput: UnsafeMutableRawBufferPointer?
-  /// Objects decoded as `[String: V]` under a key strategy: Foundation reads
-  /// their keys as written, so coding paths through them name them so too.
+  /// Objects being decoded as `[String: V]` under a key strategy: Foundation
+  /// reads their keys as written, so coding paths through them name them so
+  /// too while they decode.
   var rawKeyObjects: Set<Int> = []
 
   init(context: ScanContext, input: UnsafeRawBufferPointer, options: JKDecoder.Options) {
@@ -48,12 +52,12 @@ final class DecodingSession {
     hints.initialize(repeating: -1, count: 2 * Self.hintSlots)
     switch options.keyDecodingStrategy {
     case .convertFromSnakeCase:
-      keyNames = context.state.keys.convertedFromSnakeCase()
-      convertedNamesCollide = context.state.keys.derivedNamesCollide
+      (keyNames, keyNameIsShared) = context.state.keys.convertedFromSnakeCase()
     default:
       keyNames = tape.keys
-      convertedNamesCollide = false
+      keyNameIsShared = []
     }
+    convertedNamesCollide = !keyNameIsShared.isEmpty
   }
 
   deinit {
@@ -127,6 +131,12 @@ final class DecodingSession {
 
   // MARK: - Keyed lookup
 
+  /// Objects with more members than this are searched through a table of
+  /// their names (``memberTable(ofObject:names:)``) when a lookup must find
+  /// the last of equal names; smaller ones are scanned, which costs less
+  /// than building a table.
+  static let tableThreshold = 16
+
   /// Finds the value for `name` among the members of the object at
   /// `object`; `names` overrides the per-id key names (the custom key
   /// strategy computes them per object, in member order).
@@ -161,10 +171,16 @@ final class DecodingSession {
     return nil
   }
 
-  /// The lookup that visits every member, for objects with duplicate keys
-  /// (where the last one wins) and for per-object key names.
-  private func lookupLast(_ name: String, inObject object: Int, end: Int, names: [String]?) -> Int?
+  /// The lookup that finds the last member of a name, for objects with
+  /// duplicate keys and for per-object key names: a scan of a small object,
+  /// a table of a large one.
+  @inline(__always)
+  private func lookupLast(_ name: String, inObject object: Int, end: Int, names: [String]?)
+    -> Int?
   {
+    if entries[object].childCount > Self.tableThreshold {
+      return memberTable(ofObject: object, names: names)[name]
+    }
     var found: Int?
     var key = object + 1
     var ordinal = 0
@@ -174,6 +190,50 @@ final class DecodingSession {
       ordinal += 1
     }
     return found
+  }
+
+  /// Per large object that needed one, its member table, with the custom
+  /// key strategy's names it was made from; emptied when it holds many,
+  /// since decoding visits most objects once.
+  private var memberTables: [Int: (customNames: [String]?, table: [String: Int])] = [:]
+
+  /// The names of the members of the object at `object` (`names`, or the
+  /// per-id names), each with the tape index of the last value of that
+  /// name; made once per object, so that reading every member of a large
+  /// object takes linear time.
+  @inline(never)
+  private func memberTable(ofObject object: Int, names: [String]?) -> [String: Int] {
+    // Under the other strategies `names`, if any, are the per-id names. The
+    // custom strategy's may differ between containers over one object (its
+    // closure sees the object's path, which a dictionary decode spells
+    // otherwise), so a table made from them serves the same names only.
+    var customNames: [String]?
+    if case .custom = options.keyDecodingStrategy { customNames = names }
+    if let cached = memberTables[object], Self.same(cached.customNames, customNames) {
+      return cached.table
+    }
+    var table: [String: Int] = [:]
+    table.reserveCapacity(entries[object].childCount)
+    var key = object + 1
+    var ordinal = 0
+    while key < entries[object].containerEnd {
+      table[customNames?[ordinal] ?? keyName(key)] = key + 1
+      key = indexAfter(key + 1)
+      ordinal += 1
+    }
+    if memberTables.count >= 64 { memberTables.removeAll(keepingCapacity: true) }
+    // The table keeps the names, so their storage is not reused while it
+    // is compared by address.
+    memberTables[object] = (customNames, table)
+    return table
+  }
+
+  /// Whether two arrays of names are both absent or share their storage.
+  private static func same(_ a: [String]?, _ b: [String]?) -> Bool {
+    guard let a, let b else { return a == nil && b == nil }
+    return a.withUnsafeBufferPointer { a in
+      b.withUnsafeBufferPointer { a.baseAddress == $0.baseAddress }
+    }
   }
 
   /// The name of the key entry at `index` as the key strategy spells it
@@ -196,11 +256,6 @@ final class DecodingSession {
     return keys
   }
 
-  /// Every member's key as the key strategy spells it, in order.
-  func memberNames(ofObject object: Int) -> [String] {
-    memberKeys(ofObject: object).map(keyName)
-  }
-
   /// For the custom key strategy: every member's key as the strategy's
   /// closure maps it, given the path of the object.
   func customKeyNames(ofObject object: Int, path: [any CodingKey]) -> [String] {
@@ -208,6 +263,18 @@ final class DecodingSession {
     return memberKeys(ofObject: object).map { key in
       transform(path + [AnyCodingKey(stringValue: rawKey(entries[key]))]).stringValue
     }
+  }
+
+  /// When a member of the object at `object` converts to a name that
+  /// another key converts to too (`a_b` and `aB`): every member's converted
+  /// name, so that lookups find the last of equal names; otherwise nil, and
+  /// lookups use the per-id names.
+  func sharedKeyNames(ofObject object: Int) -> [String]? {
+    let keys = memberKeys(ofObject: object)
+    guard
+      keys.contains(where: { keyNameIsShared[Int(truncatingIfNeeded: entries[$0].payload)] })
+    else { return nil }
+    return keys.map(keyName)
   }
 
   // MARK: - Coding paths
@@ -281,22 +348,32 @@ final class DecodingSession {
 
 extension KeyCache {
   /// Every key converted by Foundation's snake_case rule, converting only
-  /// keys not converted before; the result is kept with the cache.
-  mutating func convertedFromSnakeCase() -> [String] {
+  /// keys not converted before, and per key whether another key converts
+  /// to the same name (empty while no two do); both are kept with the cache.
+  mutating func convertedFromSnakeCase() -> (names: [String], isShared: [Bool]) {
     var converted = derivedNames
     derivedNames = []  // so that appending below does not copy
     converted.reserveCapacity(strings.count)
+    var newlyShared = false
     while converted.count < strings.count {
       let id = converted.count
       let name = SnakeCase.camelCased(strings[id])
       let owner = canonicalIDs[id]
       if let previous = derivedNameOwners.updateValue(owner, forKey: name), previous != owner {
         derivedNameOwners[name] = previous
-        derivedNamesCollide = true
+        if sharedDerivedNames.insert(name).inserted { newlyShared = true }
       }
       converted.append(name)
     }
     derivedNames = converted
-    return converted
+    if newlyShared {
+      // Keys converted earlier may have just gained a twin.
+      derivedNameIsShared = converted.map(sharedDerivedNames.contains)
+    } else if !sharedDerivedNames.isEmpty {
+      for name in converted[derivedNameIsShared.count...] {
+        derivedNameIsShared.append(sharedDerivedNames.contains(name))
+      }
+    }
+    return (converted, derivedNameIsShared)
   }
 }

@@ -110,6 +110,35 @@ public final class JKDecoder: @unchecked Sendable {
     set { withOptions { $0.maxDepth = newValue } }
   }
 
+  /// Not supported: `JKDecoder` reads strict JSON (RFC 8259), never JSON5.
+  ///
+  /// `JSONDecoder`'s switch for JSON5 is declared here only so that code
+  /// written for `JSONDecoder` that sets it fails to compile with this
+  /// explanation rather than "no member". ``parseOptions`` lists the
+  /// extensions `JKDecoder` does accept, such as comments.
+  @available(
+    *, unavailable,
+    message: "JKDecoder reads strict JSON, not JSON5; parseOptions lists the extensions it accepts"
+  )
+  public var allowsJSON5: Bool {
+    get { false }
+    set {}
+  }
+
+  /// Not supported: a JSON5 option (a top level without its braces), and
+  /// `JKDecoder` reads strict JSON (RFC 8259), never JSON5.
+  ///
+  /// Declared only so that code written for `JSONDecoder` that sets it
+  /// fails to compile with this explanation rather than "no member".
+  @available(
+    *, unavailable,
+    message: "JKDecoder reads strict JSON, not JSON5, whose top level may omit its braces"
+  )
+  public var assumesTopLevelDictionary: Bool {
+    get { false }
+    set {}
+  }
+
   /// Empties the key cache that speeds up repeated decoding.
   public func clearCache() {
     contexts.removeAll()

@@ -33,13 +33,10 @@ extension DecodingSession {
     case .uint:
       if let value = T(exactly: entry.payload) { return value }
     case .double:
-      let value = Double(bitPattern: entry.payload)
-      if value.magnitude < 0x1p53 {
-        if let integer = T(exactly: value) { return integer }
-      } else if let integer = IntegerText.parseExact(T.self, numberBytes(entry)) {
-        // From 2^53 on, the Double may not be the integer written (`9007199254740993.0`).
-        return integer
-      }
+      // The literal's own digits decide, not its nearest Double: that rounds
+      // `1.00000000000000001` to an integer, and from 2^53 on need not be
+      // the integer written (`9007199254740993.0`).
+      if let integer = exactInteger(T.self, entry) { return integer }
     case .bigInteger:
       if let value = IntegerText.parse(T.self, numberBytes(entry)) { return value }
     case let kind:
@@ -47,6 +44,13 @@ extension DecodingSession {
     }
     throw DecodingErrors.corrupted(
       "Number \(numberText(entry)) does not fit in \(T.self).", path: path())
+  }
+
+  /// The integer a number entry with a fraction or exponent spells, if `T`
+  /// holds it; out of line, as integers are rarely written so.
+  @inline(never)
+  private func exactInteger<T: FixedWidthInteger>(_ type: T.Type, _ entry: TapeEntry) -> T? {
+    IntegerText.parseExact(T.self, numberBytes(entry))
   }
 
   /// A Double: the correctly rounded value of any JSON number, or a string
@@ -203,6 +207,31 @@ extension DecodingSession {
     return try T(from: TapeDecoder(session: self, index: index))
   }
 
+  /// Decodes `T` as ``unwrap(_:at:path:)`` does, which takes the value to be
+  /// a container's member (or the root), for other callers: `depth` is how
+  /// many of the last keys of `path` lie below the decoder that asks for the
+  /// value (0 for a single-value container; 2 for a member of a
+  /// `[String: V]` that is itself a container's member, as Foundation reads
+  /// those members with the decoder that asked for the dictionary).
+  ///
+  /// Foundation reports an unparsable ISO 8601 date at that decoder's path,
+  /// not the date's, so only dates and such dictionaries heed `depth`.
+  func unwrap<T: Decodable>(
+    _ type: T.Type, at index: Int, path: @autoclosure () -> [any CodingKey], depth: Int
+  ) throws -> T {
+    if depth != 1 {
+      if T.self == Date.self {
+        return reinterpret(try date(at: index, path: path(), depth: depth), as: T.self)
+      }
+      if entries[index].kind == .object, !options.keyDecodingStrategy.isDefault,
+        let dictionary = T.self as? any StringKeyedDictionary.Type
+      {
+        return try decodeDictionary(dictionary, at: index, depth: depth, as: T.self)
+      }
+    }
+    return try unwrap(type, at: index, path: path())
+  }
+
   /// Decodes `T` from the null that stands for an absent key's value (through
   /// `superDecoder(forKey:)`), whose path cannot be rebuilt from the tape and
   /// so goes along.
@@ -228,6 +257,12 @@ extension DecodingSession {
     reinterpret(try D.decode(from: self, at: index), as: T.self)
   }
 
+  private func decodeDictionary<D: StringKeyedDictionary, T>(
+    _ dictionary: D.Type, at index: Int, depth: Int, as type: T.Type
+  ) throws -> T {
+    reinterpret(try D.decode(from: self, at: index, depth: depth), as: T.self)
+  }
+
   /// The same value seen as `T`, for callers that have just checked that
   /// `U` and `T` are the same type (so no dynamic cast is needed).
   @inline(__always)
@@ -236,20 +271,17 @@ extension DecodingSession {
   }
 
   /// The types Foundation's JSONDecoder reads specially, and the other
-  /// integer widths; nil for any other type.
+  /// integer widths; nil for any other type. A date is a container's
+  /// member here (see ``unwrap(_:at:path:depth:)``).
   private func decodeSpecial(
     _ type: Any.Type, at index: Int, path: @autoclosure () -> [any CodingKey]
   ) throws -> Any? {
     switch ObjectIdentifier(type) {
-    case ObjectIdentifier(Date.self): return try date(at: index, path: path())
+    case ObjectIdentifier(Date.self): return try date(at: index, path: path(), depth: 1)
     case ObjectIdentifier(URL.self): return try url(at: index, path: path())
     case ObjectIdentifier(Data.self): return try data(at: index, path: path())
     case ObjectIdentifier(Decimal.self): return try decimal(at: index, path: path())
-    case ObjectIdentifier(JSONValue.self):
-      // A custom key strategy depends on each key's path: only Codable's
-      // keyed containers apply it.
-      if case .custom = options.keyDecodingStrategy { return nil }
-      return try jsonValue(at: index, path: path())
+    case ObjectIdentifier(JSONValue.self): return try jsonValue(at: index, path: path())
     case ObjectIdentifier(Int64.self): return try integer(Int64.self, at: index, path: path())
     case ObjectIdentifier(Float.self): return try float(at: index, path: path())
     case ObjectIdentifier(Int32.self): return try integer(Int32.self, at: index, path: path())
@@ -270,12 +302,26 @@ extension DecodingSession {
   }
 
   /// A JSONValue built straight from the tape, with its object keys
-  /// converted as decoding it through keyed containers would convert them.
+  /// converted as decoding it through keyed containers would convert them:
+  /// its numbers, strings and arrays are read alike under every strategy.
   func jsonValue(at index: Int, path: @autoclosure () -> [any CodingKey]) throws -> JSONValue {
-    let convert: ((String) -> String)?
-    if case .convertFromSnakeCase = options.keyDecodingStrategy {
-      convert = SnakeCase.camelCased
-    } else {
+    let convert: ((Int, String) -> String)?
+    switch options.keyDecodingStrategy {
+    case .convertFromSnakeCase:
+      convert = { _, key in SnakeCase.camelCased(key) }
+    case .custom(let transform):
+      // The strategy sees each key's path, as a keyed container's keys
+      // see it; consecutive keys mostly share their object's path.
+      var pathObject = -1
+      var objectPath: [any CodingKey] = []
+      convert = { object, key in
+        if object != pathObject {
+          objectPath = self.codingPath(to: object)
+          pathObject = object
+        }
+        return transform(objectPath + [AnyCodingKey(stringValue: key)]).stringValue
+      }
+    default:
       convert = nil
     }
     do {
@@ -289,7 +335,9 @@ extension DecodingSession {
 
   // MARK: - Foundation types
 
-  private func date(at index: Int, path: @autoclosure () -> [any CodingKey]) throws -> Date {
+  private func date(at index: Int, path: @autoclosure () -> [any CodingKey], depth: Int) throws
+    -> Date
+  {
     // As Foundation: null is missing whatever the strategy (a custom one is not asked).
     if entries[index].kind == .null { throw DecodingErrors.valueNotFound(Date.self, path: path()) }
     let decoder = TapeDecoder(session: self, index: index)
@@ -303,8 +351,9 @@ extension DecodingSession {
     case .iso8601:
       let text = try string(at: index, path: path())
       guard let date = try? Date.ISO8601FormatStyle().parse(text) else {
+        // At the asking decoder's path, as Foundation reports it.
         throw DecodingErrors.corrupted(
-          "Expected date string to be ISO8601-formatted.", path: path())
+          "Expected date string to be ISO8601-formatted.", path: path().dropLast(depth))
       }
       return date
     #if canImport(Darwin)
@@ -419,21 +468,35 @@ extension Array: TapeDecodableArray where Element: Decodable {
 /// Dictionaries with `String` keys, which Foundation decodes member by
 /// member with the keys as written, whatever the key strategy.
 protocol StringKeyedDictionary {
+  /// The dictionary as a container's member.
   static func decode(from session: DecodingSession, at index: Int) throws -> Self
+  /// The dictionary at `depth`, as for
+  /// ``DecodingSession/unwrap(_:at:path:depth:)``.
+  static func decode(from session: DecodingSession, at index: Int, depth: Int) throws -> Self
 }
 
 extension Dictionary: StringKeyedDictionary where Key == String, Value: Decodable {
   static func decode(from session: DecodingSession, at index: Int) throws -> Self {
+    try decode(from: session, at: index, depth: 1)
+  }
+
+  static func decode(from session: DecodingSession, at index: Int, depth: Int) throws -> Self {
     let object = session[index]
-    session.rawKeyObjects.insert(index)
+    // Only while this decode runs: once it is over (even by a failure that a
+    // `try?` swallows), the object may be decoded otherwise, with its keys
+    // converted.
+    let marked = session.rawKeyObjects.insert(index).inserted
+    defer { if marked { session.rawKeyObjects.remove(index) } }
     var result: [String: Value] = [:]
     result.reserveCapacity(object.childCount)
     var key = index + 1
     while key < object.containerEnd {
       let name = session.rawKey(session[key])
+      // Foundation decodes the members with the decoder that asked for the
+      // dictionary, so they lie a key deeper below it.
       result[name] = try session.unwrap(
         Value.self, at: key + 1,
-        path: session.codingPath(to: index) + [AnyCodingKey(stringValue: name)])
+        path: session.codingPath(to: index) + [AnyCodingKey(stringValue: name)], depth: depth + 1)
       key = session.indexAfter(key + 1)
     }
     return result
@@ -471,39 +534,58 @@ enum IntegerText {
 extension IntegerText {
   /// The value of the validated JSON number literal `text` (which may have a
   /// fraction and an exponent, as in `12.50e1`) as `T`, or nil when it is not
-  /// an integer or does not fit.
-  @inline(never)
+  /// an integer or does not fit. Zero with a sign (`-0.0`) is zero, for
+  /// unsigned types too.
+  ///
+  /// Allocates nothing, and reads each digit once: a literal's zeros are
+  /// multiplied in only when a nonzero digit or the exponent puts them
+  /// above the units, and a value that overflows stops the reading.
   static func parseExact<T: FixedWidthInteger>(_ type: T.Type, _ text: UnsafeRawBufferPointer) -> T?
   {
     let layout = DecimalToDouble.LiteralLayout(text)
-    guard !layout.negative || T.isSigned else { return nil }
-    var digits: [UInt8] = []
-    var exponent = layout.exponent
-    for index in layout.integerDigits {
-      let digit = text[index] &- UInt8(ascii: "0")
-      if !(digits.isEmpty && digit == 0) { digits.append(digit) }
-    }
-    for index in layout.fractionDigits {
-      let digit = text[index] &- UInt8(ascii: "0")
-      if !(digits.isEmpty && digit == 0) { digits.append(digit) }
-      exponent -= 1
-    }
-    while digits.last == 0 {
-      digits.removeLast()
-      exponent += 1
-    }
-    guard exponent >= 0, digits.count + exponent <= 40 else { return digits.isEmpty ? 0 : nil }
     var value: T = 0
-    for digit in digits + repeatElement(0, count: exponent) {
-      let (shifted, overflow) = value.multipliedReportingOverflow(by: 10)
+    // Zeros read since the last nonzero digit.
+    var zeros = 0
+    // Takes in the digit at `index`; false when the value overflows.
+    func read(_ index: Int) -> Bool {
+      let digit = text[index] &- UInt8(ascii: "0")
+      guard digit != 0 else {
+        zeros += 1
+        return true
+      }
+      if value != 0 {
+        for _ in 0...zeros {
+          guard let scaled = timesTen(value) else { return false }
+          value = scaled
+        }
+      }
+      zeros = 0
       // Negatives accumulate downwards so that T.min is reachable.
-      let (next, overflow2) =
+      let (next, overflow) =
         layout.negative
-        ? shifted.subtractingReportingOverflow(T(digit)) : shifted.addingReportingOverflow(T(digit))
-      if overflow || overflow2 { return nil }
+        ? value.subtractingReportingOverflow(T(digit)) : value.addingReportingOverflow(T(digit))
       value = next
+      return !overflow
+    }
+    for index in layout.integerDigits where !read(index) { return nil }
+    for index in layout.fractionDigits where !read(index) { return nil }
+    guard value != 0 else { return 0 }
+    // The power of ten of the last nonzero digit's place; below the units,
+    // the literal has a fraction.
+    let scale = layout.exponent - layout.fractionDigits.count + zeros
+    guard scale >= 0 else { return nil }
+    for _ in 0..<scale {
+      // A nonzero value overflows within 40 steps, whatever the exponent.
+      guard let scaled = timesTen(value) else { return nil }
+      value = scaled
     }
     return value
+  }
+
+  @inline(__always)
+  private static func timesTen<T: FixedWidthInteger>(_ value: T) -> T? {
+    let (product, overflow) = value.multipliedReportingOverflow(by: 10)
+    return overflow ? nil : product
   }
 }
 
@@ -516,35 +598,28 @@ enum DecimalText {
   /// The exact Decimal value of the JSON number `text`, or nil when Decimal
   /// cannot hold it exactly.
   static func exact(_ text: UnsafeRawBufferPointer) -> Decimal? {
+    let layout = DecimalToDouble.LiteralLayout(text)
     var digits: [UInt8] = []
-    var exponent = 0
-    var negative = false
-    var index = 0
-    var afterPoint = false
-    while index < text.count {
-      let byte = text[index]
-      switch byte {
-      case UInt8(ascii: "-"): negative = true
-      case UInt8(ascii: "."): afterPoint = true
-      case UInt8(ascii: "0")...UInt8(ascii: "9"):
-        if !(digits.isEmpty && byte == UInt8(ascii: "0")) { digits.append(byte) }
-        if afterPoint { exponent -= 1 }
-      case UInt8(ascii: "e"), UInt8(ascii: "E"):
-        let rest = UnsafeRawBufferPointer(rebasing: text[(index + 1)...])
-        guard let explicit = IntegerText.parse(Int32.self, plusless(rest)) else { return nil }
-        exponent += Int(explicit)
-        index = text.count
-        continue
-      default: return nil
-      }
-      index += 1
+    for index in layout.integerDigits where !(digits.isEmpty && text[index] == UInt8(ascii: "0")) {
+      digits.append(text[index])
     }
+    for index in layout.fractionDigits where !(digits.isEmpty && text[index] == UInt8(ascii: "0")) {
+      digits.append(text[index])
+    }
+    // Saturated far beyond Decimal's range, so this cannot overflow.
+    var exponent = layout.exponent - layout.fractionDigits.count
     while digits.last == UInt8(ascii: "0") {
       digits.removeLast()
       exponent += 1
     }
-    if digits.isEmpty { return negative ? Decimal(sign: .minus, exponent: 0, significand: 0) : 0 }
-    guard exponent >= -128, exponent <= 127, fitsSignificand(digits) else { return nil }
+    if digits.isEmpty {
+      return layout.negative ? Decimal(sign: .minus, exponent: 0, significand: 0) : 0
+    }
+    guard exponent >= -128 else { return nil }
+    if exponent > 127 {
+      return withTrailingZeros(digits, exponent: exponent, negative: layout.negative)
+    }
+    guard fitsSignificand(digits) else { return nil }
     var significand = Decimal(0)
     var start = 0
     // Nineteen digits at a time always fit UInt64; each step is exact.
@@ -557,7 +632,25 @@ enum DecimalText {
       significand = significand * scale + Decimal(chunk)
       start = end
     }
-    return Decimal(sign: negative ? .minus : .plus, exponent: exponent, significand: significand)
+    return Decimal(
+      sign: layout.negative ? .minus : .plus, exponent: exponent, significand: significand)
+  }
+
+  /// The value `digits` × 10^`exponent` for an exponent above Decimal's
+  /// largest (127), which Decimal still holds exactly when its significand
+  /// takes the extra zeros: `100e126` is 10 × 10^127.
+  ///
+  /// Decimal's arithmetic would strip those zeros again and overflow (as
+  /// `Decimal(sign:exponent:significand:)` does); its parser keeps them.
+  private static func withTrailingZeros(_ digits: [UInt8], exponent: Int, negative: Bool)
+    -> Decimal?
+  {
+    let zeros = exponent - 127
+    guard digits.count + zeros <= largestSignificand.utf8CodeUnitCount else { return nil }
+    let significand = digits + repeatElement(UInt8(ascii: "0"), count: zeros)
+    guard fitsSignificand(significand) else { return nil }
+    let text = (negative ? "-" : "") + String(decoding: significand, as: UTF8.self) + "e127"
+    return Decimal(string: text)
   }
 
   /// Whether the decimal digits (no leading zeros) fit Decimal's 128-bit
@@ -570,8 +663,12 @@ enum DecimalText {
     // Same length: the digits fit unless they come after the limit's.
     return limit.withUTF8Buffer { !$0.lexicographicallyPrecedes(digits) }
   }
+}
 
-  private static func plusless(_ text: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
-    text.first == UInt8(ascii: "+") ? UnsafeRawBufferPointer(rebasing: text.dropFirst()) : text
+extension JSONDecoder.KeyDecodingStrategy {
+  /// Whether this is `.useDefaultKeys`.
+  var isDefault: Bool {
+    if case .useDefaultKeys = self { return true }
+    return false
   }
 }

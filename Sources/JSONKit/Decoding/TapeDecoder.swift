@@ -133,6 +133,6 @@ struct TapeDecoder: Decoder, SingleValueDecodingContainer {
 
   func decode<T: Decodable>(_ type: T.Type) throws -> T {
     if let explicitPath { return try session.unwrapAbsent(type, path: explicitPath) }
-    return try session.unwrap(type, at: index, path: codingPath)
+    return try session.unwrap(type, at: index, path: codingPath, depth: 0)
   }
 }

@@ -2,13 +2,14 @@
 ///
 /// Lookups try the member after the previous match first (see
 /// ``DecodingSession/lookup(_:inObject:names:)``), then scan the object's
-/// members; unknown members are never decoded, only skipped.
+/// members or, in a large object, look in a table of them; unknown members
+/// are never decoded, only skipped.
 struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
   let session: DecodingSession
   let object: Int
   /// Per member, its name under the custom key strategy, or under a strategy
-  /// that converts two different keys to one name; nil otherwise. Lookups
-  /// with these names visit every member, so that the last of equal names wins.
+  /// that converts two of the object's keys to one name; nil otherwise.
+  /// Lookups with these names find the last of equal names.
   private let customNames: [String]?
 
   init(decoder: TapeDecoder) {
@@ -17,7 +18,7 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     if case .custom = session.options.keyDecodingStrategy {
       customNames = session.customKeyNames(ofObject: object, path: decoder.codingPath)
     } else if session.convertedNamesCollide {
-      customNames = session.memberNames(ofObject: object)
+      customNames = session.sharedKeyNames(ofObject: object)
     } else {
       customNames = nil
     }

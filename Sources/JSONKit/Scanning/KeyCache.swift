@@ -31,9 +31,12 @@ struct KeyCache {
   var derivedNames: [String] = []
   /// For the derived names: the canonical id of the first key given each one.
   var derivedNameOwners: [String: UInt32] = [:]
-  /// Whether two keys that are not equal as Strings have equal derived names,
-  /// so that one object could hold both.
-  var derivedNamesCollide = false
+  /// The derived names that keys not equal as Strings share, so that one
+  /// object could hold two keys with the same derived name.
+  var sharedDerivedNames: Set<String> = []
+  /// Per id, once some derived name is shared: whether the id's is; empty
+  /// while none is, so that most documents never consult it.
+  var derivedNameIsShared: [Bool] = []
 
   /// A cache that has grown past these bounds is emptied before its next
   /// document, so that hostile input cannot make it grow without limit.

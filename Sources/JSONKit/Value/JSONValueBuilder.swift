@@ -12,6 +12,8 @@ enum JSONValueBuilder {
   }
 
   private struct Frame {
+    /// The container's own entry.
+    let start: Int
     let isObject: Bool
     let end: Int
     let hasDuplicateKeys: Bool
@@ -22,11 +24,13 @@ enum JSONValueBuilder {
 
   /// The value whose entry is at `root`.
   ///
-  /// With `convert`, each object's keys are converted by it after
-  /// duplicates are resolved; keys that convert alike then keep the first
-  /// one's value, as a keyed decoding container under a key strategy does.
+  /// With `convert`, each object's keys are converted by it (given the
+  /// object's entry and the key) after duplicates are resolved; keys that
+  /// convert alike then keep the first one's value, as a keyed decoding
+  /// container under a key strategy does.
   static func value(
-    at root: Int, in tape: Tape, convertingKeys convert: ((String) -> String)? = nil
+    at root: Int, in tape: Tape,
+    convertingKeys convert: ((_ object: Int, _ key: String) -> String)? = nil
   ) throws(BigInteger) -> JSONValue {
     var frames: [Frame] = []
     var index = root
@@ -53,7 +57,7 @@ enum JSONValueBuilder {
           break
         }
         var frame = Frame(
-          isObject: isObject, end: entry.containerEnd,
+          start: index, isObject: isObject, end: entry.containerEnd,
           hasDuplicateKeys: entry.flags & TapeEntry.hasDuplicateKeys != 0)
         if isObject {
           frame.members.reserveCapacity(entry.childCount)
@@ -79,7 +83,7 @@ enum JSONValueBuilder {
           let object =
             frame.hasDuplicateKeys
             ? JSONObject(frame.members) : JSONObject(uniqueKeysWithValues: frame.members)
-          value = .object(convert.map { converted(object, by: $0) } ?? object)
+          value = .object(convert.map { converted(object, at: frame.start, by: $0) } ?? object)
         } else {
           value = .array(frame.elements)
         }
@@ -88,11 +92,12 @@ enum JSONValueBuilder {
     }
   }
 
-  private static func converted(_ object: JSONObject, by convert: (String) -> String) -> JSONObject
-  {
+  private static func converted(
+    _ object: JSONObject, at start: Int, by convert: (Int, String) -> String
+  ) -> JSONObject {
     var result = JSONObject()
     for member in object {
-      let key = convert(member.key)
+      let key = convert(start, member.key)
       if result[key] == nil { result[key] = member.value }
     }
     return result
