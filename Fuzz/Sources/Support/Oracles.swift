@@ -87,6 +87,26 @@ private enum ExactNumber: Equatable {
   }
 }
 
+/// `value` as `JKDecoder` reads a `JSONValue` under `.convertFromSnakeCase`:
+/// every object key converted (by the decoder's conversion, which the test
+/// suite checks against Foundation's), and of keys that convert alike, the
+/// first one kept, with its value, as a keyed decoding container keeps it.
+func snakeCaseConverted(_ value: JSONValue) -> JSONValue {
+  switch value {
+  case .array(let elements):
+    return .array(elements.map(snakeCaseConverted))
+  case .object(let object):
+    var converted = JSONObject()
+    for member in object {
+      let key = SnakeCase.camelCased(member.key)
+      if converted[key] == nil { converted[key] = snakeCaseConverted(member.value) }
+    }
+    return .object(converted)
+  default:
+    return value
+  }
+}
+
 /// The deepest nesting of arrays and objects in `value` (a scalar is 0).
 func depth(of value: JSONValue) -> Int {
   var deepest = 0

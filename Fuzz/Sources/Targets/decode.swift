@@ -10,7 +10,8 @@ import JSONKit
 // over from input to input. Checked for every input:
 //
 // - decoding `JSONValue` succeeds exactly when parsing does, with the same
-//   value, and twice in a row gives the same value (cold and warm cache);
+//   value (its keys converted under `.convertFromSnakeCase`), and twice in a
+//   row gives the same value (cold and warm cache);
 // - decoding the model, an array of it, an enum and a dictionary returns a
 //   value or throws a `DecodingError`, never anything else.
 
@@ -41,7 +42,11 @@ public func fuzzDecode(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
   let decoder = decoders[Int(input.selector)]
   let bytes = input.data
 
-  let parsed = Result { try JSONValue(parsing: input.document, options: input.parseOptions) }
+  let snakeCase = input.selector & 0x10 != 0
+  let parsed = Result {
+    let value = try JSONValue(parsing: input.document, options: input.parseOptions)
+    return snakeCase ? snakeCaseConverted(value) : value
+  }
   let decoded = Result { try decoder.decode(JSONValue.self, from: bytes) }
   switch (parsed, decoded) {
   case (.success(let value), .success(let other)):
