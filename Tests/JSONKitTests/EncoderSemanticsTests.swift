@@ -603,6 +603,14 @@ extension EncoderSemanticsTests {
       func object(_ name: String) -> KeyedEncodingContainer<TestKey> {
         container.nestedContainer(keyedBy: TestKey.self, forKey: key(name))
       }
+      // Two nested containers for `name`, with another member written between.
+      func twiceAroundASibling(_ name: String, sibling: String) throws {
+        var first = object(name)
+        try first.encode(1, forKey: key("x"))
+        try container.encode(0, forKey: key(sibling))
+        var second = object(name)
+        try second.encode(2, forKey: key("y"))
+      }
       switch which {
       case .keyedTwice:
         var first = object("a")
@@ -631,11 +639,7 @@ extension EncoderSemanticsTests {
         var nested = object("a")
         try nested.encode(2, forKey: key("y"))
       case .siblingBetween:
-        var first = object("a")
-        try first.encode(1, forKey: key("x"))
-        try container.encode(0, forKey: key("b"))
-        var second = object("a")
-        try second.encode(2, forKey: key("y"))
+        try twiceAroundASibling("a", sibling: "b")
       case .firstUsedAfterSecond:
         var first = object("a")
         var second = object("a")
@@ -679,11 +683,7 @@ extension EncoderSemanticsTests {
         var again = container.nestedUnkeyedContainer(forKey: key("late"))
         try again.encode(4)
       case .snakeCaseKey:
-        var first = object("myKey")
-        try first.encode(1, forKey: key("x"))
-        try container.encode(0, forKey: key("other"))
-        var second = object("myKey")
-        try second.encode(2, forKey: key("y"))
+        try twiceAroundASibling("myKey", sibling: "other")
       }
     }
   }
