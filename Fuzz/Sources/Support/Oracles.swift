@@ -107,6 +107,26 @@ func snakeCaseConverted(_ value: JSONValue) -> JSONValue {
   }
 }
 
+/// `value` as `JKEncoder` writes a `JSONValue` under `.convertToSnakeCase`:
+/// every object key converted (by the encoder's conversion, which the test
+/// suite checks against Foundation's), and of keys that convert alike, one
+/// member where the first stood, with the last one's value, as a keyed
+/// encoding container keeps a key encoded twice.
+func snakeCaseWritten(_ value: JSONValue) -> JSONValue {
+  switch value {
+  case .array(let elements):
+    return .array(elements.map(snakeCaseWritten))
+  case .object(let object):
+    var converted = JSONObject()
+    for member in object {
+      converted[KeyConversion.snakeCased(member.key)] = snakeCaseWritten(member.value)
+    }
+    return .object(converted)
+  default:
+    return value
+  }
+}
+
 /// The deepest nesting of arrays and objects in `value` (a scalar is 0).
 func depth(of value: JSONValue) -> Int {
   var deepest = 0

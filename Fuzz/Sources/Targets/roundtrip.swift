@@ -15,9 +15,9 @@ import JSONKit
 //   strings byte for byte, keys in order, or sorted under `.sortedKeys`);
 // - `JKEncoder` writes the same bytes, for the value and for a wrapper
 //   that encodes it through Codable's generic containers;
-// - a model decoded from the input encodes, decodes back to an equal model
-//   (with snake_case keys, which may change the keys of a `JSONValue`, equal
-//   from the second round trip on), and its text parses.
+// - a model decoded from the input encodes, its text parses, and it decodes
+//   back to an equal model (with snake_case keys, equal once the keys of
+//   its `JSONValue`s are converted to snake_case and back).
 
 let fuzzTargetUsesModels = true
 
@@ -132,13 +132,26 @@ private func roundTrip(_ model: FuzzModel, snakeCase: Bool) {
     if back == model { continue }
     // snake_case conversion is not one-to-one: the keys inside `extra` (a
     // `JSONValue`, whose keys go through the strategies as Foundation's do)
-    // may come back changed, as `"Any"` comes back `"any"`. What comes back
-    // once must then come back unchanged.
+    // come back converted there and back, as `"Any"` comes back `"any"`.
+    // Some never settle: Foundation's own conversions turn a few keys back
+    // and forth between two spellings on every round trip.
     require(snakeCase, "a model decodes to what was encoded", "\(formatting): \(show(bytes))")
-    let again = try? decoder.decode(FuzzModel.self, from: encoder.encodeToBytes(back))
+    let expected = model.convertingExtra { snakeCaseConverted(snakeCaseWritten($0)) }
     require(
-      again == back, "a snake_case model decodes to what was encoded after one round trip",
+      back == expected,
+      "a snake_case model decodes to what was encoded, its JSONValue keys converted there and back",
       "\(formatting): \(show(bytes))")
+  }
+}
+
+extension FuzzModel {
+  /// This model with `transform` applied to its own `extra` and to its
+  /// children's.
+  fileprivate func convertingExtra(_ transform: (JSONValue) -> JSONValue) -> FuzzModel {
+    var converted = self
+    converted.extra = extra.map(transform)
+    converted.children = children?.map { $0.convertingExtra(transform) }
+    return converted
   }
 }
 
