@@ -210,7 +210,8 @@ struct RegressionTests {
   /// trips. The round-trip fuzz target took a `JSONValue` key that changed
   /// on a second round trip for a JSONKit fault; JSONKit converts it as
   /// Foundation does at every step. Keys that a conversion makes alike keep
-  /// one member, with the value encoded last, as Foundation's encoder does.
+  /// one member: the value encoded last when written, the first in the text
+  /// when read (so `.sortedKeys` can decide which), as with Foundation.
   @Test func snakeCaseRoundTripsConvertJSONValueKeysAsFoundationDoes() throws {
     struct Holder: Codable, Equatable { var someValue: JSONValue }
     let ours = (JKEncoder(), JKDecoder())
@@ -235,6 +236,16 @@ struct RegressionTests {
     let expected = try theirs.1.decode(Holder.self, from: theirs.0.encode(alike))
     #expect(expected.someValue == ["ab": 2, "c": ["x": false]])
     #expect(try ours.1.decode(Holder.self, from: ours.0.encode(alike)) == expected)
+
+    // `xY}M` and `xY}m` are written `x_y}m` and `x_y_}m`, which both read
+    // back as `xY}M`: the first in the text wins, so sorting decides which.
+    let apart = Holder(someValue: ["xY}M": 1, "xY}m": 2])
+    #expect(try ours.1.decode(Holder.self, from: ours.0.encode(apart)).someValue == ["xY}M": 1])
+    ours.0.outputFormatting = .sortedKeys
+    theirs.0.outputFormatting = .sortedKeys
+    let sorted = try theirs.1.decode(Holder.self, from: theirs.0.encode(apart))
+    #expect(sorted.someValue == ["xY}M": 2])
+    #expect(try ours.1.decode(Holder.self, from: ours.0.encode(apart)) == sorted)
   }
 
   // MARK: - JSONValue in JKEncoder

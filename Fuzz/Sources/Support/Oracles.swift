@@ -111,17 +111,24 @@ func snakeCaseConverted(_ value: JSONValue) -> JSONValue {
 /// every object key converted (by the encoder's conversion, which the test
 /// suite checks against Foundation's), and of keys that convert alike, one
 /// member where the first stood, with the last one's value, as a keyed
-/// encoding container keeps a key encoded twice.
-func snakeCaseWritten(_ value: JSONValue) -> JSONValue {
+/// encoding container keeps a key encoded twice; under `.sortedKeys`, the
+/// converted keys in order of their UTF-8 bytes.
+func snakeCaseWritten(_ value: JSONValue, sortingKeys: Bool) -> JSONValue {
   switch value {
   case .array(let elements):
-    return .array(elements.map(snakeCaseWritten))
+    return .array(elements.map { snakeCaseWritten($0, sortingKeys: sortingKeys) })
   case .object(let object):
     var converted = JSONObject()
     for member in object {
-      converted[KeyConversion.snakeCased(member.key)] = snakeCaseWritten(member.value)
+      converted[KeyConversion.snakeCased(member.key)] = snakeCaseWritten(
+        member.value, sortingKeys: sortingKeys)
     }
-    return .object(converted)
+    guard sortingKeys else { return .object(converted) }
+    var sorted = JSONObject()
+    for member in converted.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) {
+      sorted[member.key] = member.value
+    }
+    return .object(sorted)
   default:
     return value
   }
