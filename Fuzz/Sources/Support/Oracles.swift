@@ -92,19 +92,7 @@ private enum ExactNumber: Equatable {
 /// suite checks against Foundation's), and of keys that convert alike, the
 /// first one kept, with its value, as a keyed decoding container keeps it.
 func snakeCaseConverted(_ value: JSONValue) -> JSONValue {
-  switch value {
-  case .array(let elements):
-    return .array(elements.map(snakeCaseConverted))
-  case .object(let object):
-    var converted = JSONObject()
-    for member in object {
-      let key = SnakeCase.camelCased(member.key)
-      if converted[key] == nil { converted[key] = snakeCaseConverted(member.value) }
-    }
-    return .object(converted)
-  default:
-    return value
-  }
+  renamingKeys(of: value, by: SnakeCase.camelCased, keepingLastValue: false, sorted: false)
 }
 
 /// `value` as `JKEncoder` writes a `JSONValue` under `.convertToSnakeCase`:
@@ -114,24 +102,46 @@ func snakeCaseConverted(_ value: JSONValue) -> JSONValue {
 /// encoding container keeps a key encoded twice; under `.sortedKeys`, the
 /// converted keys in order of their UTF-8 bytes.
 func snakeCaseWritten(_ value: JSONValue, sortingKeys: Bool) -> JSONValue {
+  renamingKeys(
+    of: value, by: KeyConversion.snakeCased, keepingLastValue: true, sorted: sortingKeys)
+}
+
+/// `value` with every object key renamed; of keys renamed alike, one member
+/// where the first stood, with the first or the last one's value; when
+/// `sorted`, each object's members in order of their keys' UTF-8 bytes.
+private func renamingKeys(
+  of value: JSONValue, by rename: (String) -> String, keepingLastValue: Bool, sorted: Bool
+) -> JSONValue {
   switch value {
   case .array(let elements):
-    return .array(elements.map { snakeCaseWritten($0, sortingKeys: sortingKeys) })
+    return .array(
+      elements.map {
+        renamingKeys(of: $0, by: rename, keepingLastValue: keepingLastValue, sorted: sorted)
+      })
   case .object(let object):
-    var converted = JSONObject()
+    var renamed = JSONObject()
     for member in object {
-      converted[KeyConversion.snakeCased(member.key)] = snakeCaseWritten(
-        member.value, sortingKeys: sortingKeys)
+      let key = rename(member.key)
+      if keepingLastValue || renamed[key] == nil {
+        renamed[key] = renamingKeys(
+          of: member.value, by: rename, keepingLastValue: keepingLastValue, sorted: sorted)
+      }
     }
-    guard sortingKeys else { return .object(converted) }
-    var sorted = JSONObject()
-    for member in converted.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) {
-      sorted[member.key] = member.value
+    guard sorted else { return .object(renamed) }
+    var ordered = JSONObject()
+    for member in renamed.sorted(by: { utf8Precedes($0.key, $1.key) }) {
+      ordered[member.key] = member.value
     }
-    return .object(sorted)
+    return .object(ordered)
   default:
     return value
   }
+}
+
+/// Whether `left` comes before `right` in the order of their UTF-8 bytes,
+/// the order `.sortedKeys` writes keys in.
+private func utf8Precedes(_ left: String, _ right: String) -> Bool {
+  left.utf8.lexicographicallyPrecedes(right.utf8)
 }
 
 /// The deepest nesting of arrays and objects in `value` (a scalar is 0).
@@ -404,7 +414,7 @@ func keysAreSorted(_ value: JSONValue) -> Bool {
       pending.append(contentsOf: elements)
     case .object(let object):
       for index in object.indices.dropFirst()
-      where !object[index - 1].key.utf8.lexicographicallyPrecedes(object[index].key.utf8) {
+      where !utf8Precedes(object[index - 1].key, object[index].key) {
         return false
       }
       pending.append(contentsOf: object.values)
