@@ -112,30 +112,24 @@ func snakeCaseWritten(_ value: JSONValue, sortingKeys: Bool) -> JSONValue {
 private func renamingKeys(
   of value: JSONValue, by rename: (String) -> String, keepingLastValue: Bool, sorted: Bool
 ) -> JSONValue {
-  switch value {
-  case .array(let elements):
-    return .array(
-      elements.map {
-        renamingKeys(of: $0, by: rename, keepingLastValue: keepingLastValue, sorted: sorted)
-      })
-  case .object(let object):
-    var renamed = JSONObject()
-    for member in object {
-      let key = rename(member.key)
-      if keepingLastValue || renamed[key] == nil {
-        renamed[key] = renamingKeys(
-          of: member.value, by: rename, keepingLastValue: keepingLastValue, sorted: sorted)
+  func walk(_ value: JSONValue) -> JSONValue {
+    switch value {
+    case .array(let elements):
+      return .array(elements.map(walk))
+    case .object(let object):
+      var renamed = JSONObject()
+      for member in object {
+        let key = rename(member.key)
+        if keepingLastValue || renamed[key] == nil { renamed[key] = walk(member.value) }
       }
+      guard sorted else { return .object(renamed) }
+      return .object(
+        JSONObject(renamed.sorted { utf8Precedes($0.key, $1.key) }.map { ($0.key, $0.value) }))
+    default:
+      return value
     }
-    guard sorted else { return .object(renamed) }
-    var ordered = JSONObject()
-    for member in renamed.sorted(by: { utf8Precedes($0.key, $1.key) }) {
-      ordered[member.key] = member.value
-    }
-    return .object(ordered)
-  default:
-    return value
   }
+  return walk(value)
 }
 
 /// Whether `left` comes before `right` in the order of their UTF-8 bytes,
