@@ -45,6 +45,9 @@ struct JSONValueWriter {
   }
 
   private let doubleStyle: DoubleStyle
+  /// Whether a string holding a scalar JSONKit's reader rejects throws
+  /// (JSON text), or is written as it is (text for people).
+  private let checksStrings: Bool
   /// The indentation level of the line the value starts on, when it is
   /// written inside other text (as `JKEncoder` writes a member's value).
   private let baseIndent: Int
@@ -52,18 +55,22 @@ struct JSONValueWriter {
   private var parents: [Level] = []
   private var current = Level.root
 
-  private init(doubleStyle: DoubleStyle, baseIndent: Int) {
+  private init(doubleStyle: DoubleStyle, checksStrings: Bool, baseIndent: Int) {
     self.doubleStyle = doubleStyle
+    self.checksStrings = checksStrings
     self.baseIndent = baseIndent
   }
 
   /// Writes `value` with the writer's formatting options; pretty-printed
   /// lines are indented `indentLevel` levels more than on their own.
+  /// Unless `checkingStrings` is false, a string or key holding a scalar
+  /// JSONKit's reader rejects throws `EncodingError.invalidValue`.
   static func write(
     _ value: JSONValue, into writer: inout ByteWriter, doubles: DoubleStyle = .json,
-    indentLevel: Int = 0
+    checkingStrings: Bool = true, indentLevel: Int = 0
   ) throws {
-    var walker = JSONValueWriter(doubleStyle: doubles, baseIndent: indentLevel)
+    var walker = JSONValueWriter(
+      doubleStyle: doubles, checksStrings: checkingStrings, baseIndent: indentLevel)
     try walker.write(value, into: &writer)
   }
 
@@ -84,7 +91,7 @@ struct JSONValueWriter {
       case .double(let double):
         try write(double, into: &writer)
       case .string(let string):
-        writer.writeQuoted(string)
+        try writeString(string, into: &writer)
       case .array(let elements):
         if elements.isEmpty {
           writeEmpty(open: UInt8(ascii: "["), close: UInt8(ascii: "]"), into: &writer)
@@ -104,7 +111,7 @@ struct JSONValueWriter {
             members: object.members, order: order, isObject: true, count: object.count)
           open(level, into: &writer)
           let member = current.members[current.memberIndex(0)]
-          writeKey(member.key, into: &writer)
+          try writeKey(member.key, into: &writer)
           value = member.value
           continue walk
         }
@@ -122,7 +129,7 @@ struct JSONValueWriter {
           }
           if current.isObject {
             let member = current.members[current.memberIndex(position)]
-            writeKey(member.key, into: &writer)
+            try writeKey(member.key, into: &writer)
             value = member.value
           } else {
             value = current.elements[position]
@@ -148,8 +155,27 @@ struct JSONValueWriter {
     }
   }
 
-  private func writeKey(_ key: String, into writer: inout ByteWriter) {
-    writer.writeQuoted(key)
+  /// Writes a string value, checked unless the text is for people.
+  private func writeString(_ string: String, into writer: inout ByteWriter) throws {
+    guard checksStrings else { return writer.writeQuotedUnchecked(string) }
+    do {
+      try writer.writeQuoted(string)
+    } catch {
+      throw error.valueError(codingPath: codingPath)
+    }
+  }
+
+  private func writeKey(_ key: String, into writer: inout ByteWriter) throws {
+    if !checksStrings {
+      writer.writeQuotedUnchecked(key)
+    } else {
+      do {
+        try writer.writeQuoted(key)
+      } catch {
+        // `codingPath` already leads to the member the key names.
+        throw error.keyError(codingPath: codingPath)
+      }
+    }
     if writer.isPrettyPrinted {
       writer.append(" : ")
     } else {
@@ -175,7 +201,8 @@ struct JSONValueWriter {
       } else if case .lenient = doubleStyle {
         writer.append(double.isNaN ? "NaN" : double < 0 ? "-Infinity" : "Infinity")
       } else if case .strings(let positiveInfinity, let negativeInfinity, let nan) = doubleStyle {
-        writer.writeQuoted(double.isNaN ? nan : double < 0 ? negativeInfinity : positiveInfinity)
+        try writeString(
+          double.isNaN ? nan : double < 0 ? negativeInfinity : positiveInfinity, into: &writer)
       } else {
         throw EncodingError.invalidValue(
           double,

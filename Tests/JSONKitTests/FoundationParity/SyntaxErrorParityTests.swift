@@ -23,7 +23,7 @@ extension FoundationParityTests {
     /// Decodes the document with a decoder of each kind.
     let decode: @Sendable (_ foundation: Bool, _ data: Data) throws -> Void
 
-    init<Model: Decodable>(
+    init<Model: Decodable & SendableMetatype>(
       _ json: String, as model: Model.Type, line: Int, column: Int, offset: Int,
       _ kind: JKParseError.Kind
     ) {
