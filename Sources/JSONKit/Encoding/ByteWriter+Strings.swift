@@ -10,98 +10,90 @@
 // \uXXXX (lowercase), as a surrogate pair above U+FFFF.
 //
 // JSONKit's reader rejects U+0000 and the noncharacters (U+FDD0...U+FDEF,
-// U+nFFFE, U+nFFFF), so what JSONKit writes for JSON must not hold them:
-// the checked writers below find them on the same scan that finds the bytes
-// to escape, and throw. U+0000 is a control character, which the scan stops
-// at anyway; every noncharacter is a UTF-8 sequence whose lead byte is 0xEF
-// or above, which the scan stops at too (emoji and U+F000...U+FFFF mostly),
-// and the rest of non-ASCII text passes at full speed.
+// U+nFFFE, U+nFFFF), so JSON that JSONKit writes must not hold them. The
+// scan that finds the bytes to escape finds them too, and the writer notes
+// the first one (``ByteWriter/unreadableScalar``) for its caller to throw:
+// U+0000 is a control character, which the scan stops at anyway, and every
+// noncharacter is a UTF-8 sequence whose lead byte is 0xEF or above, which
+// the scan also stops at (mostly emoji and U+F000...U+FFFF); the rest of
+// non-ASCII text passes at full speed.
 
 extension ByteWriter {
+  /// Writes `string` between double quotes, escaped, noting in
+  /// ``unreadableScalar`` a scalar JSONKit's reader rejects.
+  mutating func writeQuoted(_ string: String) {
+    append(UInt8(ascii: "\""))
+    writeEscaped(string)
+    append(UInt8(ascii: "\""))
+  }
+
   /// Writes `string` between double quotes, escaped.
   ///
   /// - Throws: ``UnreadableScalar`` when `string` holds a scalar JSONKit's
   ///   reader rejects, after writing all of it; the caller takes the text
   ///   out or gives up the output.
-  mutating func writeQuoted(_ string: String) throws(UnreadableScalar) {
-    append(UInt8(ascii: "\""))
-    let unreadable = writeEscapedFindingUnreadable(string)
-    append(UInt8(ascii: "\""))
-    if let scalar = unreadable { throw UnreadableScalar(scalar, in: string) }
+  mutating func writeQuotedChecked(_ string: String) throws(UnreadableScalar) {
+    writeQuoted(string)
+    if let scalar = takeUnreadableScalar() { throw UnreadableScalar(scalar, in: string) }
   }
 
-  /// Writes `string` between double quotes, escaped, whatever scalars it
-  /// holds: text for people (a value's `description`) and
-  /// `JSONValue.quote`, which are not read back.
-  mutating func writeQuotedUnchecked(_ string: String) {
-    append(UInt8(ascii: "\""))
-    _ = writeEscapedFindingUnreadable(string)
-    append(UInt8(ascii: "\""))
+  /// The first scalar JSONKit's reader rejects written since the last call,
+  /// if any.
+  @inline(__always)
+  mutating func takeUnreadableScalar() -> Unicode.Scalar? {
+    guard let scalar = unreadableScalar else { return nil }
+    unreadableScalar = nil
+    return scalar
   }
 
-  /// Writes the escaped contents of `string`, without quotes, whatever
-  /// scalars it holds.
-  mutating func writeEscapedUnchecked(_ string: String) {
-    _ = writeEscapedFindingUnreadable(string)
-  }
-
-  /// Writes the escaped contents of `string`, without quotes; returns the
-  /// first scalar JSONKit's reader rejects, if any.
-  private mutating func writeEscapedFindingUnreadable(_ string: String) -> Unicode.Scalar? {
+  /// Writes the escaped contents of `string`, without quotes.
+  mutating func writeEscaped(_ string: String) {
     var string = string
     // Native strings are contiguous UTF-8 already; only a bridged string pays
     // for a copy here.
-    return string.withUTF8 { writeEscaped(utf8: UnsafeRawBufferPointer($0)) }
+    string.withUTF8 { writeEscaped(utf8: UnsafeRawBufferPointer($0)) }
   }
 
-  /// Writes the escaped form of valid UTF-8 `utf8`, without quotes; returns
-  /// the first scalar JSONKit's reader rejects, if any (all of `utf8` is
-  /// written in any case).
-  mutating func writeEscaped(utf8: UnsafeRawBufferPointer) -> Unicode.Scalar? {
-    guard let start = utf8.baseAddress else { return nil }
+  /// Writes the escaped form of valid UTF-8 `utf8`, without quotes.
+  mutating func writeEscaped(utf8: UnsafeRawBufferPointer) {
+    guard let start = utf8.baseAddress else { return }
     let end = utf8.count
     ensureCapacity(end)
-    var unreadable: Unicode.Scalar?
     var runStart = 0
     var position = 0
     while true {
       position = Self.offsetOfFirstByteNeedingEscape(
         in: start, from: position, to: end,
         escapingSlashes: escapesSlashes, escapingNonASCII: escapesUnicode)
+      if position > runStart {
+        append(start + runStart, count: position &- runStart)
+      }
       if position == end {
-        if position > runStart {
-          append(start + runStart, count: position &- runStart)
-        }
-        return unreadable
+        return
       }
       let byte = start.load(fromByteOffset: position, as: UInt8.self)
-      if byte >= 0x80 {
-        let (scalar, length) = Self.decodeScalar(at: start + position, lead: byte)
-        if UTF8Validation.isNoncharacter(scalar), unreadable == nil {
-          unreadable = Unicode.Scalar(scalar)
-        }
-        if !escapesUnicode {
-          // A lead byte of 0xEF or above, written as it is: the run goes on.
-          position &+= length
-          continue
-        }
-        if position > runStart {
-          append(start + runStart, count: position &- runStart)
-        }
-        writeEscape(nonASCII: scalar)
-        position &+= length
-      } else {
-        if position > runStart {
-          append(start + runStart, count: position &- runStart)
-        }
-        if byte == 0, unreadable == nil {
-          unreadable = Unicode.Scalar(0)
-        }
+      if byte < 0x80 {
+        if byte == 0 { noteUnreadable(0) }
         writeEscape(ascii: byte)
         position &+= 1
+      } else {
+        let (scalar, length) = Self.decodeScalar(at: start + position, lead: byte)
+        if UTF8Validation.isNoncharacter(scalar) { noteUnreadable(scalar) }
+        if escapesUnicode {
+          writeEscape(nonASCII: scalar)
+        } else {
+          // A lead byte of 0xEF or above, written as it is.
+          append(start + position, count: length)
+        }
+        position &+= length
       }
       runStart = position
     }
+  }
+
+  @inline(never)
+  private mutating func noteUnreadable(_ scalar: UInt32) {
+    if unreadableScalar == nil { unreadableScalar = Unicode.Scalar(scalar) }
   }
 
   // MARK: - Finding bytes to escape
@@ -125,8 +117,11 @@ extension ByteWriter {
     let slash = (escapingSlashes ? 0x2F : 0x22) &* ones
     let quote = 0x22 &* ones
     let backslash = 0x5C &* ones
-    let nonASCII = escapingNonASCII ? highBits : 0
-    let lowBits: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+    // Bytes from 0xEF up (or every non-ASCII byte) are those whose
+    // complement is below 0x11 (or 0x80): the test for control characters,
+    // on the complement.
+    let high = (escapingNonASCII ? 0x80 : 0x11) &* ones
+    let highest: UInt8 = escapingNonASCII ? 0x80 : 0xEF
     var position = from
     while position &+ 8 <= end {
       let word = UInt64(
@@ -135,12 +130,8 @@ extension ByteWriter {
       let isQuote = ((word ^ quote) &- ones) & ~(word ^ quote)
       let isBackslash = ((word ^ backslash) &- ones) & ~(word ^ backslash)
       let isSlash = ((word ^ slash) &- ones) & ~(word ^ slash)
-      // A lane's low seven bits plus 0x11 reach the high bit from 0x6F on,
-      // and never carry into the next lane; with the byte's own high bit,
-      // that is 0xEF and above.
-      let isHighLead = ((word & lowBits) &+ 0x11 &* ones) & word
-      let hits =
-        (isControl | isQuote | isBackslash | isSlash | isHighLead | (word & nonASCII)) & highBits
+      let isHigh = (~word &- high) & word
+      let hits = (isControl | isQuote | isBackslash | isSlash | isHigh) & highBits
       if hits != 0 {
         return position &+ hits.trailingZeroBitCount >> 3
       }
@@ -149,7 +140,7 @@ extension ByteWriter {
     while position < end {
       let byte = start.load(fromByteOffset: position, as: UInt8.self)
       if byte < 0x20 || byte == 0x22 || byte == 0x5C || (byte == 0x2F && escapingSlashes)
-        || (byte >= 0x80 && escapingNonASCII) || byte >= 0xEF
+        || byte >= highest
       {
         return position
       }

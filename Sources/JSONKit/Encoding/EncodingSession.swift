@@ -357,10 +357,11 @@ struct EncodingState: ~Copyable {
     var mayRepeat = false
     if frames[index].count > 0 { writer.append(UInt8(ascii: ",")) }
     if writer.isPrettyPrinted { writer.appendNewline(indentLevel: indentLevel) }
-    var unreadableKey: UnreadableScalar?
+    var unreadableKey: Unicode.Scalar?
     if let name {
       let start = writer.count
-      do throws(UnreadableScalar) { try writer.writeQuoted(name) } catch { unreadableKey = error }
+      writer.writeQuoted(name)
+      unreadableKey = writer.takeUnreadableScalar()
       let fingerprint = writer.fingerprint(from: start)
       mayRepeat = noteFingerprint(fingerprint, inFrame: index)
       members.append(Member(key: name, fingerprint: fingerprint, start: start))
@@ -373,14 +374,22 @@ struct EncodingState: ~Copyable {
     frames[index].count += 1
     frames[index].awaitingValue = true
     if keepsCodingKeys { frames[index].currentKey = key }
-    if let unreadableKey, unreadableKeyError == nil {
-      unreadableKeyError = unreadableKey.keyError(
-        codingPath: codingPath(
-          of: EncodingSlot(container: container, member: frames[index].count - 1)))
+    if let unreadableKey {
+      noteUnreadableKey(
+        unreadableKey, of: EncodingSlot(container: container, member: frames[index].count - 1))
     }
     return (
       EncodingSlot(container: container, member: frames[index].count - 1), memberStart, mayRepeat
     )
+  }
+
+  /// Keeps the error for the key of the member just begun in `slot`, which
+  /// holds `scalar`, unless an earlier key's error is kept.
+  @inline(never)
+  private mutating func noteUnreadableKey(_ scalar: Unicode.Scalar, of slot: EncodingSlot) {
+    guard unreadableKeyError == nil, let key = members.last?.key else { return }
+    unreadableKeyError = UnreadableScalar(scalar, in: key).keyError(
+      codingPath: codingPath(of: slot))
   }
 
   /// Notes the fingerprint of the member being begun in `frames[index]`,
@@ -916,13 +925,10 @@ struct EncodingState: ~Copyable {
         if position > 0 { output.append(UInt8(ascii: ",")) }
         if output.isPrettyPrinted { output.appendNewline(indentLevel: depth + 1) }
         if let key = member.key {
-          do throws(UnreadableScalar) {
-            try output.writeQuoted(key)
-          } catch {
-            if unreadableKeyError == nil {
-              unreadableKeyError = error.keyError(
-                codingPath: treeCodingPath(of: EncodingSlot(container: index, member: memberIndex)))
-            }
+          output.writeQuoted(key)
+          if let scalar = output.takeUnreadableScalar(), unreadableKeyError == nil {
+            unreadableKeyError = UnreadableScalar(scalar, in: key).keyError(
+              codingPath: treeCodingPath(of: EncodingSlot(container: index, member: memberIndex)))
           }
           if output.isPrettyPrinted {
             output.append(" : ")

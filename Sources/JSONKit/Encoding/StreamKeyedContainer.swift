@@ -41,7 +41,7 @@ struct StreamKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
   mutating func encode(_ value: String, forKey key: Key) throws {
     let member = discardableMember(key)
     do {
-      try session.writeScalar(into: member.slot) { try $0.writeQuoted(value) }
+      try session.writeScalar(into: member.slot) { try $0.writeQuotedChecked(value) }
     } catch {
       throw discarding(member, error)
     }

@@ -44,7 +44,7 @@ struct StreamUnkeyedContainer: UnkeyedEncodingContainer {
   mutating func encode(_ value: String) throws {
     let element = discardableElement()
     do {
-      try session.writeScalar(into: element.slot) { try $0.writeQuoted(value) }
+      try session.writeScalar(into: element.slot) { try $0.writeQuotedChecked(value) }
     } catch {
       throw discarding(element, error)
     }

@@ -12,7 +12,7 @@ extension JSONValue {
   /// - Throws: `EncodingError.invalidValue` for a `.double` that is NaN or
   ///   infinite, and for a string (or key) holding U+0000 or a noncharacter
   ///   (U+FDD0 to U+FDEF, U+nFFFE, U+nFFFF), which JSONKit's reader rejects
-  ///   and so would not read back; the error's `codingPath` leads to it.
+  ///   and so could not read back; the error's `codingPath` leads to it.
   public func jsonBytes(options: JKOutputFormatting = []) throws -> [UInt8] {
     var writer = ByteWriter(options: options)
     try JSONValueWriter.write(self, into: &writer)
@@ -53,12 +53,12 @@ extension JSONValue {
   /// ```
   ///
   /// Only `.withoutEscapingSlashes` and `.escapeUnicode` affect the result.
-  /// Unlike ``jsonString(options:)``, it escapes U+0000 (`\u0000`) and
-  /// writes the noncharacters rather than throwing, though JSONKit's reader
+  /// Unlike ``jsonString(options:)``, it writes U+0000 (as `\u0000`) and
+  /// the noncharacters rather than throwing, though JSONKit's reader
   /// rejects them.
   public static func quote(_ string: String, options: JKOutputFormatting = []) -> String {
     var writer = ByteWriter(options: options, capacity: string.utf8.count + 2)
-    writer.writeQuotedUnchecked(string)
+    writer.writeQuoted(string)
     return writer.finishString()
   }
 
@@ -69,7 +69,7 @@ extension JSONValue {
   /// As ``quote(_:options:)``, it writes U+0000 and the noncharacters.
   public static func escape(_ string: String, options: JKOutputFormatting = []) -> String {
     var writer = ByteWriter(options: options, capacity: string.utf8.count)
-    writer.writeEscapedUnchecked(string)
+    writer.writeEscaped(string)
     return writer.finishString()
   }
 }
@@ -77,7 +77,7 @@ extension JSONValue {
 extension JSONValue: CustomStringConvertible, CustomDebugStringConvertible {
   /// Compact JSON text. A NaN or infinite `.double`, which JSON cannot hold,
   /// appears as `NaN`, `Infinity` or `-Infinity`; U+0000 and the
-  /// noncharacters appear too.
+  /// noncharacters, which JSONKit's reader rejects, appear too.
   public var description: String {
     var writer = ByteWriter()
     try! JSONValueWriter.write(self, into: &writer, doubles: .lenient, checkingStrings: false)

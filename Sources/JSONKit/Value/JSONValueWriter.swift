@@ -45,9 +45,6 @@ struct JSONValueWriter {
   }
 
   private let doubleStyle: DoubleStyle
-  /// Whether a string holding a scalar JSONKit's reader rejects throws
-  /// (JSON text), or is written as it is (text for people).
-  private let checksStrings: Bool
   /// The indentation level of the line the value starts on, when it is
   /// written inside other text (as `JKEncoder` writes a member's value).
   private let baseIndent: Int
@@ -55,23 +52,78 @@ struct JSONValueWriter {
   private var parents: [Level] = []
   private var current = Level.root
 
-  private init(doubleStyle: DoubleStyle, checksStrings: Bool, baseIndent: Int) {
+  private init(doubleStyle: DoubleStyle, baseIndent: Int) {
     self.doubleStyle = doubleStyle
-    self.checksStrings = checksStrings
     self.baseIndent = baseIndent
   }
 
   /// Writes `value` with the writer's formatting options; pretty-printed
   /// lines are indented `indentLevel` levels more than on their own.
-  /// Unless `checkingStrings` is false, a string or key holding a scalar
-  /// JSONKit's reader rejects throws `EncodingError.invalidValue`.
+  ///
+  /// Unless `checkingStrings` is false (text for people), a string or key
+  /// holding a scalar JSONKit's reader rejects throws
+  /// `EncodingError.invalidValue` with the path to it.
   static func write(
     _ value: JSONValue, into writer: inout ByteWriter, doubles: DoubleStyle = .json,
     checkingStrings: Bool = true, indentLevel: Int = 0
   ) throws {
-    var walker = JSONValueWriter(
-      doubleStyle: doubles, checksStrings: checkingStrings, baseIndent: indentLevel)
+    var walker = JSONValueWriter(doubleStyle: doubles, baseIndent: indentLevel)
     try walker.write(value, into: &writer)
+    if checkingStrings, let scalar = writer.takeUnreadableScalar() {
+      throw unreadableError(scalar, in: value, doubles: doubles)
+    }
+  }
+
+  /// The error for a string or key of `value` that holds `scalar`, with its
+  /// path: looked for only once the string writer has met it, so that
+  /// writing keeps no path.
+  private static func unreadableError(
+    _ scalar: Unicode.Scalar, in value: JSONValue, doubles: DoubleStyle
+  ) -> EncodingError {
+    func holds(_ string: String) -> Bool { string.unicodeScalars.contains(scalar) }
+    // Each visited member's key and the entry of its parent, so that only
+    // the path found is built.
+    var keys: [(key: any CodingKey, parent: Int)] = []
+    func path(to entry: Int) -> [any CodingKey] {
+      var reversedPath: [any CodingKey] = []
+      var entry = entry
+      while entry >= 0 {
+        reversedPath.append(keys[entry].key)
+        entry = keys[entry].parent
+      }
+      return reversedPath.reversed()
+    }
+    var pending: [(value: JSONValue, entry: Int)] = [(value, -1)]
+    while let (current, entry) = pending.popLast() {
+      switch current {
+      case .string(let string) where holds(string):
+        return UnreadableScalar(scalar, in: string).valueError(codingPath: path(to: entry))
+      case .double(let double) where !double.isFinite:
+        if case .strings(let positiveInfinity, let negativeInfinity, let nan) = doubles {
+          let text = double.isNaN ? nan : double < 0 ? negativeInfinity : positiveInfinity
+          if holds(text) {
+            return UnreadableScalar(scalar, in: text).valueError(codingPath: path(to: entry))
+          }
+        }
+      case .array(let elements):
+        for (index, element) in elements.enumerated() {
+          keys.append((AnyCodingKey(intValue: index), entry))
+          pending.append((element, keys.count - 1))
+        }
+      case .object(let object):
+        for member in object {
+          keys.append((AnyCodingKey(stringValue: member.key), entry))
+          if holds(member.key) {
+            return UnreadableScalar(scalar, in: member.key).keyError(
+              codingPath: path(to: keys.count - 1))
+          }
+          pending.append((member.value, keys.count - 1))
+        }
+      default:
+        break
+      }
+    }
+    return UnreadableScalar(scalar, in: "").valueError(codingPath: [])
   }
 
   private mutating func write(_ root: JSONValue, into writer: inout ByteWriter) throws {
@@ -91,7 +143,7 @@ struct JSONValueWriter {
       case .double(let double):
         try write(double, into: &writer)
       case .string(let string):
-        try writeString(string, into: &writer)
+        writer.writeQuoted(string)
       case .array(let elements):
         if elements.isEmpty {
           writeEmpty(open: UInt8(ascii: "["), close: UInt8(ascii: "]"), into: &writer)
@@ -111,7 +163,7 @@ struct JSONValueWriter {
             members: object.members, order: order, isObject: true, count: object.count)
           open(level, into: &writer)
           let member = current.members[current.memberIndex(0)]
-          try writeKey(member.key, into: &writer)
+          writeKey(member.key, into: &writer)
           value = member.value
           continue walk
         }
@@ -129,7 +181,7 @@ struct JSONValueWriter {
           }
           if current.isObject {
             let member = current.members[current.memberIndex(position)]
-            try writeKey(member.key, into: &writer)
+            writeKey(member.key, into: &writer)
             value = member.value
           } else {
             value = current.elements[position]
@@ -155,27 +207,8 @@ struct JSONValueWriter {
     }
   }
 
-  /// Writes a string value, checked unless the text is for people.
-  private func writeString(_ string: String, into writer: inout ByteWriter) throws {
-    guard checksStrings else { return writer.writeQuotedUnchecked(string) }
-    do {
-      try writer.writeQuoted(string)
-    } catch {
-      throw error.valueError(codingPath: codingPath)
-    }
-  }
-
-  private func writeKey(_ key: String, into writer: inout ByteWriter) throws {
-    if !checksStrings {
-      writer.writeQuotedUnchecked(key)
-    } else {
-      do {
-        try writer.writeQuoted(key)
-      } catch {
-        // `codingPath` already leads to the member the key names.
-        throw error.keyError(codingPath: codingPath)
-      }
-    }
+  private func writeKey(_ key: String, into writer: inout ByteWriter) {
+    writer.writeQuoted(key)
     if writer.isPrettyPrinted {
       writer.append(" : ")
     } else {
@@ -201,8 +234,7 @@ struct JSONValueWriter {
       } else if case .lenient = doubleStyle {
         writer.append(double.isNaN ? "NaN" : double < 0 ? "-Infinity" : "Infinity")
       } else if case .strings(let positiveInfinity, let negativeInfinity, let nan) = doubleStyle {
-        try writeString(
-          double.isNaN ? nan : double < 0 ? negativeInfinity : positiveInfinity, into: &writer)
+        writer.writeQuoted(double.isNaN ? nan : double < 0 ? negativeInfinity : positiveInfinity)
       } else {
         throw EncodingError.invalidValue(
           double,
