@@ -237,6 +237,29 @@ extension FoundationParityTests {
     #expect(ParityPath(context.codingPath).description == "[Index 0#0, n\u{FFFE}]")
   }
 
+  /// A member written into a nested container after a later sibling,
+  /// which JSONKit writes as a tree, with `value` under `key`.
+  private struct Late<Payload: Encodable>: Encodable {
+    let key: String
+    let value: Payload
+    func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: AnyKey.self)
+      var nested = container.nestedContainer(keyedBy: AnyKey.self, forKey: AnyKey("a"))
+      try container.encode(1, forKey: AnyKey("b"))
+      try nested.encode(value, forKey: AnyKey(key))
+    }
+  }
+
+  @Test func aStringOrKeyJSONKitCannotReadBackThrowsWhenWrittenAsATree() {
+    for scalar in Self.unreadableScalars {
+      expectRefusedWhereFoundationFails(
+        { Late(key: "k", value: $0) }, nan: Late(key: "k", value: Double.nan), scalar: scalar)
+      expectRefusedWhereFoundationFails(
+        { Late(key: $0, value: 2) }, nan: Late(key: "ab\(scalar)cd", value: Double.nan),
+        scalar: scalar)
+    }
+  }
+
   @Test func aValueErrorCaughtInsideEncodeLeavesTextJSONKitReadsBack() throws {
     struct Careful: Encodable {
       /// Whether the encoder refuses the strings (JSONKit's does).
