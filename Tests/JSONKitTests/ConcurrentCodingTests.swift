@@ -74,10 +74,9 @@ struct ConcurrentCodingTests {
 
   @Test func oneDecoderManyTasksReadingJSONValues() async throws {
     var generator = JSONValueGenerator(seed: 0xC0C0_0003)
-    // Only documents JSONKit's strict rules accept (no U+0000, no noncharacters).
-    let documents = try (0..<64).map { _ in try generator.value(depth: 4).jsonData() }.filter {
-      (try? JSONValue(parsing: $0)) != nil
-    }
+    // Only what JSONKit writes, which its strict rules accept (a value with
+    // U+0000 or a noncharacter does not write).
+    let documents = (0..<64).compactMap { _ in try? generator.value(depth: 4).jsonData() }
     #expect(documents.count > 32)
     let decoder = JKDecoder()
     let serial = try documents.map { try decoder.decode(JSONValue.self, from: $0) }

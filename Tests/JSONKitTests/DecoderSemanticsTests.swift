@@ -91,7 +91,8 @@ struct DecoderSemanticsTests {
       return
     }
     #expect(context.codingPath.isEmpty)
-    #expect(context.debugDescription.contains("2:11"))
+    #expect(context.debugDescription.hasPrefix("The given data was not valid JSON. "))
+    #expect(context.debugDescription.contains("around line 2, column 11"))
     #expect(context.debugDescription.contains("byte offset 12"))
     let underlying = try #require(context.underlyingError as? JKParseError)
     #expect(underlying.line == 2 && underlying.column == 11)

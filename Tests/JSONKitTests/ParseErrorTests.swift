@@ -122,7 +122,10 @@ struct ParseErrorTests {
     #expect(error.line == 3)
     #expect(error.column == 8)
     #expect(error.excerpt == "  \"n\": tru")
-    #expect(error.description.hasPrefix("3:8: invalid literal, expected 'true'"))
+    #expect(
+      error.description
+        == "Invalid literal, expected 'true' around line 3, column 8 (byte offset 28) near   \"n\": tru"
+    )
   }
 
   @Test func columnsCountScalarsNotBytes() throws {

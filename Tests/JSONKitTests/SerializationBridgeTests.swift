@@ -70,6 +70,14 @@ struct SerializationBridgeTests {
     #expect(throws: EncodingError.self) { try JKSerialization.data(withJSONObject: [Date()]) }
     #expect(!JKSerialization.isValidJSONObject(["k": [Double.infinity]]))
     #expect(JKSerialization.isValidJSONObject(["k": [1, "x", NSNull()]]))
+    // What JSONKit's reader would reject, JSONKit does not write.
+    #expect(!JKSerialization.isValidJSONObject(["k": ["x\u{0}"]]))
+    do {
+      _ = try JKSerialization.data(withJSONObject: ["k": [1, "\u{FFFF}"]])
+      Issue.record("U+FFFF was written")
+    } catch EncodingError.invalidValue(_, let context) {
+      #expect(context.codingPath.map(\.stringValue) == ["k", "Index 1"])
+    }
     do {
       _ = try JKSerialization.data(withJSONObject: ["a": [1, ["b": Data()]]])
       Issue.record("Data was written")

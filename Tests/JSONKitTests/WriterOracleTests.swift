@@ -29,8 +29,14 @@ struct WriterOracleTests {
     var generator = JSONValueGenerator(seed: 0x5EED_0000 | UInt64(options.rawValue))
     for _ in 0..<1000 {
       let value = generator.value(depth: 4)
-      let ours = try value.jsonData(options: options)
       let theirs = try Self.foundationBytes(value, options)
+      if ReadBack.holdsUnreadableScalar(theirs) {
+        // The documented difference: JSONKit does not write what it cannot read.
+        let error = #expect(throws: EncodingError.self) { try value.jsonData(options: options) }
+        #expect(error.map(ReadBack.isUnreadableScalarError) == true)
+        continue
+      }
+      let ours = try value.jsonData(options: options)
       #expect(ours == theirs, "\(value.debugDescription)")
       if ours != theirs { return }
     }
@@ -45,7 +51,7 @@ struct WriterOracleTests {
       [], [:], [[]], [[:]], ["a": [], "b": [:], "c": [[], [:]]],
       [
         "b": 1, "a": 2, "B": 3, "é": 4, "10": 5, "9": 6, "_": 7, "": 8, "\u{10000}": 9,
-        "\u{FFFF}": 10,
+        "\u{FFFD}": 10,
       ],
       [1, [2, [3, ["x": [true, nil]]]]],
     ]

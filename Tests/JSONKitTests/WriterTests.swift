@@ -77,10 +77,10 @@ struct WriterTests {
   @Test func sortedKeysUseUTF8ByteOrder() throws {
     let value: JSONValue = [
       "a": 0, "B": 0, "é": 0, "10": 0, "9": 0, "_": 0, "": 0, "aa": 0, "Z": 0,
-      "\u{FFFF}": 0, "\u{10000}": 0, "\u{E000}": 0, "e\u{302}": 0, "f": 0,
+      "\u{FFFD}": 0, "\u{10000}": 0, "\u{E000}": 0, "e\u{302}": 0, "f": 0,
     ]
     let expected =
-      #"{"":0,"10":0,"9":0,"B":0,"Z":0,"_":0,"a":0,"aa":0,"e\#u{302}":0,"f":0,"é":0,"\#u{E000}":0,"\#u{FFFF}":0,"\#u{10000}":0}"#
+      #"{"":0,"10":0,"9":0,"B":0,"Z":0,"_":0,"a":0,"aa":0,"e\#u{302}":0,"f":0,"é":0,"\#u{E000}":0,"\#u{FFFD}":0,"\#u{10000}":0}"#
     #expect(try value.jsonString(options: .sortedKeys) == expected)
   }
 
@@ -88,8 +88,8 @@ struct WriterTests {
   @Test func sortedKeysWithLongSharedPrefixes() throws {
     let stem = "abcdefghijklmnop"
     let keys = [
-      stem + "z", stem, stem + "a", stem + "\u{0}", stem + "é", "abcdefgh", "abcdefghi",
-      stem + "aa", stem + "a\u{0}", "abcdefg", "b",
+      stem + "z", stem, stem + "a", stem + "\u{1}", stem + "é", "abcdefgh", "abcdefghi",
+      stem + "aa", stem + "a\u{1}", "abcdefg", "b",
     ]
     let value = JSONValue.object(JSONObject(keys.map { ($0, JSONValue.int(0)) }))
     let sorted = keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }

@@ -17,7 +17,13 @@ import JSONKit
 //   that encodes it through Codable's generic containers;
 // - a model decoded from the input encodes, its text parses, and it decodes
 //   back to an equal model (with snake_case keys, equal once the keys of
-//   its `JSONValue`s are converted to snake_case and back).
+//   its `JSONValue`s are converted to snake_case and back);
+// - the value (and the model, through its `JSONValue` field) with a scalar
+//   JSONKit's reader rejects (U+0000, a noncharacter) put into one of its
+//   strings or keys, chosen by the input, is never written: `jsonBytes`,
+//   `JKEncoder` and the generic containers throw `EncodingError.invalidValue`
+//   whose coding path leads to that string or key. Parsing never yields such
+//   a scalar, so whatever else is written reads back.
 
 let fuzzTargetUsesModels = true
 
@@ -47,14 +53,151 @@ private let modelEncoders: [[JKEncoder]] = [false, true].map { snakeCase in
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzRoundTrip(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
   guard let input = FuzzInput(data, size) else { return 0 }
+  // Which string or key gets a scalar JSONKit cannot read back, and which.
+  let target = input.document.count / 3
+  let scalar = unreadableScalars[input.document.count % unreadableScalars.count]
   if let value = try? JSONValue(parsing: input.document, options: input.parseOptions) {
     roundTrip(value)
+    if let tainted = value.tainting(stringNumber: target, with: scalar) {
+      expectRefused(tainted)
+    }
   }
   let decoder = modelDecoders[Int(input.selector & 0x1F)]
-  if let model = try? decoder.decode(FuzzModel.self, from: input.data) {
-    roundTrip(model, snakeCase: input.selector & 0x10 != 0)
+  if var model = try? decoder.decode(FuzzModel.self, from: input.data) {
+    let snakeCase = input.selector & 0x10 != 0
+    roundTrip(model, snakeCase: snakeCase)
+    model.extra = ["k\(scalar)": nil]
+    for encoder in modelEncoders[snakeCase ? 1 : 0] {
+      do {
+        _ = try encoder.encodeToBytes(model)
+        violated("a model holding a scalar JSONKit cannot read back does not encode")
+      } catch {
+        require(
+          isUnreadableScalarError(error), "the error says the scalar cannot be read back",
+          "\(error)")
+      }
+    }
   }
   return 0
+}
+
+/// The scalars JSONKit's reader rejects, so its writers refuse them.
+private let unreadableScalars: [Unicode.Scalar] = [
+  0, 0xFDD0, 0xFDEF, 0xFFFE, 0xFFFF, 0x1_FFFE, 0xE_FFFF, 0x10_FFFF,
+].map { Unicode.Scalar($0)! }
+
+private func holdsUnreadableScalar(_ string: String) -> Bool {
+  string.unicodeScalars.contains {
+    unreadableScalars.contains($0) || (0xFDD0...0xFDEF).contains($0.value)
+      || $0.value & 0xFFFE == 0xFFFE
+  }
+}
+
+private func isUnreadableScalarError(_ error: any Error) -> Bool {
+  guard case .invalidValue(let value, let context) = error as? EncodingError else { return false }
+  return (value as? String).map(holdsUnreadableScalar) == true
+    && context.debugDescription.contains("cannot be read back by JSONKit's strict reader")
+}
+
+/// Checks that no writer writes `value`, which holds one string or key
+/// with a scalar JSONKit cannot read back, and that each error's coding
+/// path leads to it.
+private func expectRefused(_ value: JSONValue) {
+  for (index, formatting) in allOutputFormattings.enumerated() {
+    let attempts: [(String, () throws -> [UInt8])] = [
+      ("jsonBytes", { try value.jsonBytes(options: formatting) }),
+      ("JKEncoder", { try encoders[index].encodeToBytes(value) }),
+      ("generic containers", { try encoders[index].encodeToBytes(GenericCodable(value: value)) }),
+    ]
+    for (writer, write) in attempts {
+      do {
+        let bytes = try write()
+        violated(
+          "\(writer) refuses a string JSONKit cannot read back", "\(formatting): \(show(bytes))")
+      } catch {
+        require(
+          isUnreadableScalarError(error), "\(writer)'s error says the scalar cannot be read back",
+          "\(formatting): \(error)")
+        guard case .invalidValue(_, let context) = error as? EncodingError else { continue }
+        require(
+          value.leadsToUnreadableScalar(context.codingPath),
+          "\(writer)'s error leads to the string or key", "\(formatting): \(context.codingPath)")
+      }
+    }
+  }
+}
+
+extension JSONValue {
+  /// This value with `scalar` put into the middle of its string or key
+  /// number `stringNumber` (counting keys and strings in document order
+  /// from 0), or nil when it has fewer.
+  fileprivate func tainting(stringNumber: Int, with scalar: Unicode.Scalar) -> JSONValue? {
+    var remaining = stringNumber
+    func taint(_ string: String) -> String {
+      var scalars = Array(string.unicodeScalars)
+      scalars.insert(scalar, at: scalars.count / 2)
+      var view = String.UnicodeScalarView()
+      view.append(contentsOf: scalars)
+      return String(view)
+    }
+    func walk(_ value: JSONValue) -> JSONValue? {
+      switch value {
+      case .string(let string):
+        if remaining == 0 { return .string(taint(string)) }
+        remaining -= 1
+        return nil
+      case .array(var elements):
+        for index in elements.indices {
+          if let changed = walk(elements[index]) {
+            elements[index] = changed
+            return .array(elements)
+          }
+        }
+        return nil
+      case .object(let object):
+        var members = Array(object)
+        for index in members.indices {
+          if remaining == 0 {
+            let key = taint(members[index].key)
+            // Another member may have that key already: keep the object's size.
+            guard object[key] == nil else { return nil }
+            members[index] = (key, members[index].value)
+            return .object(JSONObject(members.map { ($0.key, $0.value) }))
+          }
+          remaining -= 1
+          if let changed = walk(members[index].value) {
+            members[index] = (members[index].key, changed)
+            return .object(JSONObject(members.map { ($0.key, $0.value) }))
+          }
+        }
+        return nil
+      default:
+        return nil
+      }
+    }
+    return walk(self)
+  }
+
+  /// Whether `path` leads to a string holding a scalar JSONKit cannot read
+  /// back, or ends with such a key.
+  fileprivate func leadsToUnreadableScalar(_ path: [any CodingKey]) -> Bool {
+    if let last = path.last, holdsUnreadableScalar(last.stringValue) { return true }
+    var current = self
+    for key in path {
+      switch current {
+      case .array(let elements):
+        guard let index = key.intValue, elements.indices.contains(index) else { return false }
+        current = elements[index]
+      case .object(let object):
+        guard let member = object[key.stringValue] else { return false }
+        current = member
+      default:
+        return false
+      }
+    }
+    if case .string(let string) = current { return holdsUnreadableScalar(string) }
+    return false
+  }
 }
 
 private func roundTrip(_ value: JSONValue) {

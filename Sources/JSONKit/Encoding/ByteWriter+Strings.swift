@@ -8,13 +8,42 @@
 // and everything else, U+007F and U+2028/U+2029 included, as raw UTF-8.
 // With JSONKit's .escapeUnicode, every scalar at or above U+0080 becomes
 // \uXXXX (lowercase), as a surrogate pair above U+FFFF.
+//
+// JSONKit's reader rejects U+0000 and the noncharacters (U+FDD0...U+FDEF,
+// U+nFFFE, U+nFFFF), so JSON that JSONKit writes must not hold them. The
+// scan that finds the bytes to escape finds them too, and the writer notes
+// the first one (``ByteWriter/unreadableScalar``) for its caller to throw:
+// U+0000 is a control character, which the scan stops at anyway, and every
+// noncharacter is a UTF-8 sequence whose lead byte is 0xEF or above, which
+// the scan also stops at (mostly emoji and U+F000...U+FFFF); the rest of
+// non-ASCII text passes at full speed.
 
 extension ByteWriter {
-  /// Writes `string` between double quotes, escaped.
+  /// Writes `string` between double quotes, escaped, noting in
+  /// ``unreadableScalar`` a scalar JSONKit's reader rejects.
   mutating func writeQuoted(_ string: String) {
     append(UInt8(ascii: "\""))
     writeEscaped(string)
     append(UInt8(ascii: "\""))
+  }
+
+  /// Writes `string` between double quotes, escaped.
+  ///
+  /// - Throws: ``UnreadableScalar`` when `string` holds a scalar JSONKit's
+  ///   reader rejects, after writing all of it; the caller takes the text
+  ///   out or gives up the output.
+  mutating func writeQuotedChecked(_ string: String) throws(UnreadableScalar) {
+    writeQuoted(string)
+    if let scalar = takeUnreadableScalar() { throw UnreadableScalar(scalar, in: string) }
+  }
+
+  /// The first scalar JSONKit's reader rejects written since the last call,
+  /// if any.
+  @inline(__always)
+  mutating func takeUnreadableScalar() -> Unicode.Scalar? {
+    guard let scalar = unreadableScalar else { return nil }
+    unreadableScalar = nil
+    return scalar
   }
 
   /// Writes the escaped contents of `string`, without quotes.
@@ -44,15 +73,27 @@ extension ByteWriter {
       }
       let byte = start.load(fromByteOffset: position, as: UInt8.self)
       if byte < 0x80 {
+        if byte == 0 { noteUnreadable(0) }
         writeEscape(ascii: byte)
         position &+= 1
       } else {
         let (scalar, length) = Self.decodeScalar(at: start + position, lead: byte)
-        writeEscape(nonASCII: scalar)
+        if UTF8Validation.isNoncharacter(scalar) { noteUnreadable(scalar) }
+        if escapesUnicode {
+          writeEscape(nonASCII: scalar)
+        } else {
+          // A lead byte of 0xEF or above, written as it is.
+          append(start + position, count: length)
+        }
         position &+= length
       }
       runStart = position
     }
+  }
+
+  @inline(never)
+  private mutating func noteUnreadable(_ scalar: UInt32) {
+    if unreadableScalar == nil { unreadableScalar = Unicode.Scalar(scalar) }
   }
 
   // MARK: - Finding bytes to escape
@@ -60,8 +101,9 @@ extension ByteWriter {
   private static let ones: UInt64 = 0x0101_0101_0101_0101
   private static let highBits: UInt64 = 0x8080_8080_8080_8080
 
-  /// The offset of the first byte in `start[from..<end]` that needs an escape,
-  /// or `end`.
+  /// The offset of the first byte in `start[from..<end]` that needs an escape
+  /// or starts a sequence that may be a noncharacter (a lead byte of 0xEF or
+  /// above), or `end`.
   ///
   /// Eight bytes at a time: each test below sets the high bit of a byte lane
   /// whose byte matches. A borrow can also set lanes above a true match, never
@@ -75,7 +117,11 @@ extension ByteWriter {
     let slash = (escapingSlashes ? 0x2F : 0x22) &* ones
     let quote = 0x22 &* ones
     let backslash = 0x5C &* ones
-    let nonASCII = escapingNonASCII ? highBits : 0
+    // Bytes from 0xEF up (or every non-ASCII byte) are those whose
+    // complement is below 0x11 (or 0x80): the test for control characters,
+    // on the complement.
+    let high = (escapingNonASCII ? 0x80 : 0x11) &* ones
+    let highest: UInt8 = escapingNonASCII ? 0x80 : 0xEF
     var position = from
     while position &+ 8 <= end {
       let word = UInt64(
@@ -84,7 +130,8 @@ extension ByteWriter {
       let isQuote = ((word ^ quote) &- ones) & ~(word ^ quote)
       let isBackslash = ((word ^ backslash) &- ones) & ~(word ^ backslash)
       let isSlash = ((word ^ slash) &- ones) & ~(word ^ slash)
-      let hits = ((isControl | isQuote | isBackslash | isSlash) & highBits) | (word & nonASCII)
+      let isHigh = (~word &- high) & word
+      let hits = (isControl | isQuote | isBackslash | isSlash | isHigh) & highBits
       if hits != 0 {
         return position &+ hits.trailingZeroBitCount >> 3
       }
@@ -93,7 +140,7 @@ extension ByteWriter {
     while position < end {
       let byte = start.load(fromByteOffset: position, as: UInt8.self)
       if byte < 0x20 || byte == 0x22 || byte == 0x5C || (byte == 0x2F && escapingSlashes)
-        || (byte >= 0x80 && escapingNonASCII)
+        || byte >= highest
       {
         return position
       }

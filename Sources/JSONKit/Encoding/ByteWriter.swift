@@ -24,6 +24,11 @@ struct ByteWriter: ~Copyable {
   let isPrettyPrinted: Bool
   /// Orders object members by the UTF-8 bytes of their keys.
   let sortsKeys: Bool
+  /// The first scalar JSONKit's reader rejects (U+0000 or a noncharacter)
+  /// in a string written since ``takeUnreadableScalar()`` was last called:
+  /// writing JSON that JSONKit could not read back is an error, which the
+  /// writer's callers throw with a coding path.
+  var unreadableScalar: Unicode.Scalar?
 
   init(options: JKOutputFormatting = [], capacity: Int = 256) {
     let capacity = max(capacity, 16)

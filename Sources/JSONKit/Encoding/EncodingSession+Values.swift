@@ -12,7 +12,7 @@ extension EncodingSession {
     // The most common leaves first, without any dynamic cast.
     if T.self == String.self {
       let string = reinterpret(value, as: String.self)
-      return writeScalar(into: slot) { $0.writeQuoted(string) }
+      return try writeScalar(into: slot) { try $0.writeQuotedChecked(string) }
     }
     if T.self == Int.self {
       let integer = reinterpret(value, as: Int.self)
@@ -58,7 +58,7 @@ extension EncodingSession {
       try write(reinterpret(value, as: Data.self), into: slot)
     case ObjectIdentifier(URL.self):
       let text = reinterpret(value, as: URL.self).absoluteString
-      writeScalar(into: slot) { $0.writeQuoted(text) }
+      try writeScalar(into: slot) { try $0.writeQuotedChecked(text) }
     case ObjectIdentifier(JSONValue.self):
       // A key strategy renames object keys, which only Codable's keyed
       // containers apply.
@@ -134,7 +134,7 @@ extension EncodingSession {
       throw nonConformingFloatError(value, in: slot)
     }
     let text = isNaN ? nan : isNegative ? negativeInfinity : positiveInfinity
-    writeScalar(into: slot) { $0.writeQuoted(text) }
+    try writeScalar(into: slot) { try $0.writeQuotedChecked(text) }
   }
 
   private func nonConformingFloatError<F>(_ value: F, in slot: EncodingSlot) -> EncodingError {
@@ -165,12 +165,12 @@ extension EncodingSession {
       try writeDateNumber(1000 * date.timeIntervalSince1970, into: slot)
     case .iso8601:
       let text = date.formatted(Date.ISO8601FormatStyle())
-      writeScalar(into: slot) { $0.writeQuoted(text) }
+      try writeScalar(into: slot) { try $0.writeQuotedChecked(text) }
     #if canImport(Darwin)
       // Elsewhere Foundation spells `.formatted` as a `.custom` closure.
       case .formatted(let formatter):
         let text = formatter.string(from: date)
-        writeScalar(into: slot) { $0.writeQuoted(text) }
+        try writeScalar(into: slot) { try $0.writeQuotedChecked(text) }
     #endif
     case .custom(let closure):
       try closure(date, StreamEncoder(session: self, slot: slot))
@@ -186,7 +186,7 @@ extension EncodingSession {
       try data.encode(to: StreamEncoder(session: self, slot: slot))
     case .base64:
       let text = data.base64EncodedString()
-      writeScalar(into: slot) { $0.writeQuoted(text) }
+      try writeScalar(into: slot) { try $0.writeQuotedChecked(text) }
     case .custom(let closure):
       try closure(data, StreamEncoder(session: self, slot: slot))
       writeEmptyObjectUnlessWritten(slot)

@@ -78,9 +78,15 @@ final class EncodingSession {
     state.pointee.beginElement(of: container)
   }
 
+  /// Writes a scalar into `slot`; a string JSONKit could not read back
+  /// throws with the slot's coding path.
   @inline(__always)
   func writeScalar(into slot: EncodingSlot, _ write: (inout ByteWriter) throws -> Void) rethrows {
-    try state.pointee.writeScalar(into: slot, write)
+    do {
+      try state.pointee.writeScalar(into: slot, write)
+    } catch let unreadable as UnreadableScalar {
+      throw unreadable.valueError(codingPath: codingPath(of: slot))
+    }
   }
 
   /// Writes a whole value's text into `slot` at once; `write` gets the
@@ -129,14 +135,21 @@ final class EncodingSession {
   }
 
   /// Closes every container; nil when the root value encoded nothing.
-  func finishStreaming() -> ByteWriter? {
+  ///
+  /// - Throws: the error for the first key that JSONKit could not read back.
+  func finishStreaming() throws -> ByteWriter? {
+    if let error = state.pointee.unreadableKeyError { throw error }
     guard state.pointee.finishStreaming() else { return nil }
     return state.pointee.takeOutput()
   }
 
   /// Writes the recorded tree; nil when the root value encoded nothing.
-  func finishTree() -> ByteWriter? {
-    state.pointee.finishTree()
+  ///
+  /// - Throws: the error for the first key that JSONKit could not read back.
+  func finishTree() throws -> ByteWriter? {
+    let output = state.pointee.finishTree()
+    if let error = state.pointee.unreadableKeyError { throw error }
+    return output
   }
 }
 
@@ -155,6 +168,11 @@ struct EncodingState: ~Copyable {
   var writer: ByteWriter
   /// Set when streaming met an out-of-order write; the result is discarded.
   var needsTreeMode = false
+  /// The error for the first object key holding a scalar JSONKit's reader
+  /// rejects. Keys are written where no error can be thrown (a nested
+  /// container's key, or a key in tree mode, is written as the output is
+  /// put together), so the encode call throws it once it is done.
+  var unreadableKeyError: EncodingError?
 
   // Streaming state.
   private var frames: [Frame] = []
@@ -339,9 +357,11 @@ struct EncodingState: ~Copyable {
     var mayRepeat = false
     if frames[index].count > 0 { writer.append(UInt8(ascii: ",")) }
     if writer.isPrettyPrinted { writer.appendNewline(indentLevel: indentLevel) }
+    var unreadableKey: Unicode.Scalar?
     if let name {
       let start = writer.count
       writer.writeQuoted(name)
+      unreadableKey = writer.takeUnreadableScalar()
       let fingerprint = writer.fingerprint(from: start)
       mayRepeat = noteFingerprint(fingerprint, inFrame: index)
       members.append(Member(key: name, fingerprint: fingerprint, start: start))
@@ -354,9 +374,22 @@ struct EncodingState: ~Copyable {
     frames[index].count += 1
     frames[index].awaitingValue = true
     if keepsCodingKeys { frames[index].currentKey = key }
+    if let unreadableKey {
+      noteUnreadableKey(
+        unreadableKey, of: EncodingSlot(container: container, member: frames[index].count - 1))
+    }
     return (
       EncodingSlot(container: container, member: frames[index].count - 1), memberStart, mayRepeat
     )
+  }
+
+  /// Keeps the error for the key of the member just begun in `slot`, which
+  /// holds `scalar`, unless an earlier key's error is kept.
+  @inline(never)
+  private mutating func noteUnreadableKey(_ scalar: Unicode.Scalar, of slot: EncodingSlot) {
+    guard unreadableKeyError == nil, let key = members.last?.key else { return }
+    unreadableKeyError = UnreadableScalar(scalar, in: key).keyError(
+      codingPath: codingPath(of: slot))
   }
 
   /// Notes the fingerprint of the member being begun in `frames[index]`,
@@ -893,6 +926,10 @@ struct EncodingState: ~Copyable {
         if output.isPrettyPrinted { output.appendNewline(indentLevel: depth + 1) }
         if let key = member.key {
           output.writeQuoted(key)
+          if let scalar = output.takeUnreadableScalar(), unreadableKeyError == nil {
+            unreadableKeyError = UnreadableScalar(scalar, in: key).keyError(
+              codingPath: treeCodingPath(of: EncodingSlot(container: index, member: memberIndex)))
+          }
           if output.isPrettyPrinted {
             output.append(" : ")
           } else {

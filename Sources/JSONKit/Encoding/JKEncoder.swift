@@ -103,7 +103,10 @@ public final class JKEncoder: @unchecked Sendable {
   ///
   /// - Throws: `EncodingError.invalidValue` for NaN or an infinity (unless
   ///   the non-conforming float strategy says how to write them), for a
-  ///   value that encodes nothing at all, and for whatever `encode(to:)` throws.
+  ///   string or key holding U+0000 or a noncharacter (U+FDD0 to U+FDEF,
+  ///   U+nFFFE, U+nFFFF), which JSONKit's reader rejects and so could not
+  ///   read back, for a value that encodes nothing at all, and for whatever
+  ///   `encode(to:)` throws.
   public func encode<T: Encodable>(_ value: T) throws -> Data {
     try encodeIntoWriter(value).finishData()
   }
@@ -159,11 +162,11 @@ public final class JKEncoder: @unchecked Sendable {
     }
     var output: ByteWriter?
     if !streaming.needsTreeMode {
-      output = streaming.finishStreaming()
+      output = try streaming.finishStreaming()
     } else {
       let tree = EncodingSession(mode: .tree, options: options, capacity: capacity)
       try body(StreamEncoder(session: tree, slot: .root))
-      output = tree.finishTree()
+      output = try tree.finishTree()
     }
     guard let output else {
       throw EncodingError.invalidValue(

@@ -40,7 +40,7 @@ struct StreamEncoder: Encoder, SingleValueEncodingContainer {
   }
 
   mutating func encode(_ value: String) throws {
-    session.writeScalar(into: slot) { $0.writeQuoted(value) }
+    try session.writeScalar(into: slot) { try $0.writeQuotedChecked(value) }
   }
 
   mutating func encode(_ value: Double) throws {

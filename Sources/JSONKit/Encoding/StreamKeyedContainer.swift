@@ -39,7 +39,12 @@ struct StreamKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
   }
 
   mutating func encode(_ value: String, forKey key: Key) throws {
-    session.writeScalar(into: member(key)) { $0.writeQuoted(value) }
+    let member = discardableMember(key)
+    do {
+      try session.writeScalar(into: member.slot) { try $0.writeQuotedChecked(value) }
+    } catch {
+      throw discarding(member, error)
+    }
   }
 
   mutating func encode(_ value: Double, forKey key: Key) throws {

@@ -42,7 +42,12 @@ struct StreamUnkeyedContainer: UnkeyedEncodingContainer {
   }
 
   mutating func encode(_ value: String) throws {
-    session.writeScalar(into: element()) { $0.writeQuoted(value) }
+    let element = discardableElement()
+    do {
+      try session.writeScalar(into: element.slot) { try $0.writeQuotedChecked(value) }
+    } catch {
+      throw discarding(element, error)
+    }
   }
 
   mutating func encode(_ value: Double) throws {

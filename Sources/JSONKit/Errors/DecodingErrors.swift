@@ -60,13 +60,16 @@ enum DecodingErrors {
     .dataCorrupted(DecodingError.Context(codingPath: path, debugDescription: message))
   }
 
-  /// The error for input that is not JSON: `dataCorrupted` at the root, whose
-  /// description says where, with the scanner's error underneath.
+  /// The error for input that is not JSON: `dataCorrupted` at the root, with
+  /// the scanner's error underneath. Foundation on Apple platforms says "The
+  /// given data was not valid JSON." and puts "… around line L, column C."
+  /// in its underlying error; the description here holds both sentences, so
+  /// that it says where without unwrapping.
   static func invalidJSON(_ error: JKParseError) -> DecodingError {
     .dataCorrupted(
       DecodingError.Context(
         codingPath: [],
-        debugDescription: "The given data was not valid JSON: \(error)",
+        debugDescription: "The given data was not valid JSON. \(error)",
         underlyingError: error))
   }
 }

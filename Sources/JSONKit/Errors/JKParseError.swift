@@ -7,9 +7,15 @@
 /// do {
 ///   _ = try JSONValue(parsing: "{\"a\": tru}")
 /// } catch let error as JKParseError {
-///   print(error)  // 1:7: invalid literal, expected 'true' (byte offset 6) near {"a": tru}
+///   print(error)
+///   // Invalid literal, expected 'true' around line 1, column 7 (byte offset 6) near {"a": tru}
 /// }
 /// ```
+///
+/// The description words the place as Foundation's `JSONDecoder` does on
+/// Apple platforms ("around line 1, column 7"), so that logs and searches
+/// written for Foundation's errors find JSONKit's too, and adds the byte
+/// offset and the excerpt.
 public struct JKParseError: Error, Sendable, Hashable, CustomStringConvertible {
   /// What kind of problem the input has.
   public enum Kind: String, Sendable, Hashable, CaseIterable {
@@ -78,9 +84,11 @@ public struct JKParseError: Error, Sendable, Hashable, CustomStringConvertible {
     self.excerpt = position.excerpt
   }
 
-  /// `LINE:COLUMN: message (byte offset N) near excerpt`.
+  /// `Message around line L, column C (byte offset N) near excerpt`: the
+  /// message as a sentence, placed in Foundation's words.
   public var description: String {
-    "\(line):\(column): \(message) (byte offset \(offset)) near \(excerpt)"
+    "\(message.prefix(1).uppercased())\(message.dropFirst()) around line \(line), column \(column)"
+      + " (byte offset \(offset)) near \(excerpt)"
   }
 }
 

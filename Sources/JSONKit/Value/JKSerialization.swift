@@ -24,15 +24,19 @@ public enum JKSerialization {
   /// Writes Foundation-style values as JSON.
   ///
   /// - Throws: `EncodingError.invalidValue` for a value that is not one of
-  ///   the kinds above, a dictionary key that is not a string, or NaN or an
-  ///   infinity; the error's coding path says where.
+  ///   the kinds above, a dictionary key that is not a string, NaN or an
+  ///   infinity, or a string or key holding U+0000 or a noncharacter (which
+  ///   JSONKit's reader rejects, so it does not write them); the error's
+  ///   coding path says where.
   public static func data(
     withJSONObject object: Any, options: JKOutputFormatting = []
   ) throws -> Data {
     try JSONValue(foundationObject: object).jsonData(options: options)
   }
 
-  /// Whether `object` can be written as JSON by ``data(withJSONObject:options:)``.
+  /// Whether `object` can be written as JSON by ``data(withJSONObject:options:)``
+  /// (unlike Foundation's, false for a string holding U+0000 or a
+  /// noncharacter).
   public static func isValidJSONObject(_ object: Any) -> Bool {
     guard let value = try? JSONValue(foundationObject: object) else { return false }
     return (try? value.jsonBytes()) != nil

@@ -10,7 +10,9 @@ extension JSONValue {
   /// be written: the writer keeps no call-stack frame per level.
   ///
   /// - Throws: `EncodingError.invalidValue` for a `.double` that is NaN or
-  ///   infinite; the error's `codingPath` leads to it.
+  ///   infinite, and for a string (or key) holding U+0000 or a noncharacter
+  ///   (U+FDD0 to U+FDEF, U+nFFFE, U+nFFFF), which JSONKit's reader rejects
+  ///   and so could not read back; the error's `codingPath` leads to it.
   public func jsonBytes(options: JKOutputFormatting = []) throws -> [UInt8] {
     var writer = ByteWriter(options: options)
     try JSONValueWriter.write(self, into: &writer)
@@ -25,7 +27,7 @@ extension JSONValue {
   /// ```
   ///
   /// - Throws: `EncodingError.invalidValue` for a `.double` that is NaN or
-  ///   infinite.
+  ///   infinite, or a string holding U+0000 or a noncharacter.
   public func jsonData(options: JKOutputFormatting = []) throws -> Data {
     var writer = ByteWriter(options: options)
     try JSONValueWriter.write(self, into: &writer)
@@ -35,7 +37,7 @@ extension JSONValue {
   /// The value as JSON text in a `String`; see ``jsonBytes(options:)``.
   ///
   /// - Throws: `EncodingError.invalidValue` for a `.double` that is NaN or
-  ///   infinite.
+  ///   infinite, or a string holding U+0000 or a noncharacter.
   public func jsonString(options: JKOutputFormatting = []) throws -> String {
     var writer = ByteWriter(options: options)
     try JSONValueWriter.write(self, into: &writer)
@@ -51,6 +53,9 @@ extension JSONValue {
   /// ```
   ///
   /// Only `.withoutEscapingSlashes` and `.escapeUnicode` affect the result.
+  /// Unlike ``jsonString(options:)``, it writes U+0000 (as `\u0000`) and
+  /// the noncharacters rather than throwing, though JSONKit's reader
+  /// rejects them.
   public static func quote(_ string: String, options: JKOutputFormatting = []) -> String {
     var writer = ByteWriter(options: options, capacity: string.utf8.count + 2)
     writer.writeQuoted(string)
@@ -61,6 +66,7 @@ extension JSONValue {
   /// surrounding quotes.
   ///
   /// Only `.withoutEscapingSlashes` and `.escapeUnicode` affect the result.
+  /// As ``quote(_:options:)``, it writes U+0000 and the noncharacters.
   public static func escape(_ string: String, options: JKOutputFormatting = []) -> String {
     var writer = ByteWriter(options: options, capacity: string.utf8.count)
     writer.writeEscaped(string)
@@ -70,10 +76,11 @@ extension JSONValue {
 
 extension JSONValue: CustomStringConvertible, CustomDebugStringConvertible {
   /// Compact JSON text. A NaN or infinite `.double`, which JSON cannot hold,
-  /// appears as `NaN`, `Infinity` or `-Infinity`.
+  /// appears as `NaN`, `Infinity` or `-Infinity`; U+0000 and the
+  /// noncharacters, which JSONKit's reader rejects, appear too.
   public var description: String {
     var writer = ByteWriter()
-    try! JSONValueWriter.write(self, into: &writer, doubles: .lenient)
+    try! JSONValueWriter.write(self, into: &writer, doubles: .lenient, checkingStrings: false)
     return writer.finishString()
   }
 
@@ -81,7 +88,7 @@ extension JSONValue: CustomStringConvertible, CustomDebugStringConvertible {
   /// exponent (`1.0`, `nan`), so that it can be told from an integer.
   public var debugDescription: String {
     var writer = ByteWriter()
-    try! JSONValueWriter.write(self, into: &writer, doubles: .debug)
+    try! JSONValueWriter.write(self, into: &writer, doubles: .debug, checkingStrings: false)
     return writer.finishString()
   }
 }

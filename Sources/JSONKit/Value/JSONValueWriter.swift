@@ -59,12 +59,71 @@ struct JSONValueWriter {
 
   /// Writes `value` with the writer's formatting options; pretty-printed
   /// lines are indented `indentLevel` levels more than on their own.
+  ///
+  /// Unless `checkingStrings` is false (text for people), a string or key
+  /// holding a scalar JSONKit's reader rejects throws
+  /// `EncodingError.invalidValue` with the path to it.
   static func write(
     _ value: JSONValue, into writer: inout ByteWriter, doubles: DoubleStyle = .json,
-    indentLevel: Int = 0
+    checkingStrings: Bool = true, indentLevel: Int = 0
   ) throws {
     var walker = JSONValueWriter(doubleStyle: doubles, baseIndent: indentLevel)
     try walker.write(value, into: &writer)
+    if checkingStrings, let scalar = writer.takeUnreadableScalar() {
+      throw unreadableError(scalar, in: value, doubles: doubles)
+    }
+  }
+
+  /// The error for a string or key of `value` that holds `scalar`, with its
+  /// path: looked for only once the string writer has met it, so that
+  /// writing keeps no path.
+  private static func unreadableError(
+    _ scalar: Unicode.Scalar, in value: JSONValue, doubles: DoubleStyle
+  ) -> EncodingError {
+    func holds(_ string: String) -> Bool { string.unicodeScalars.contains(scalar) }
+    // Each visited member's key and the entry of its parent, so that only
+    // the path found is built.
+    var keys: [(key: any CodingKey, parent: Int)] = []
+    func path(to entry: Int) -> [any CodingKey] {
+      var reversedPath: [any CodingKey] = []
+      var entry = entry
+      while entry >= 0 {
+        reversedPath.append(keys[entry].key)
+        entry = keys[entry].parent
+      }
+      return reversedPath.reversed()
+    }
+    var pending: [(value: JSONValue, entry: Int)] = [(value, -1)]
+    while let (current, entry) = pending.popLast() {
+      switch current {
+      case .string(let string) where holds(string):
+        return UnreadableScalar(scalar, in: string).valueError(codingPath: path(to: entry))
+      case .double(let double) where !double.isFinite:
+        if case .strings(let positiveInfinity, let negativeInfinity, let nan) = doubles {
+          let text = double.isNaN ? nan : double < 0 ? negativeInfinity : positiveInfinity
+          if holds(text) {
+            return UnreadableScalar(scalar, in: text).valueError(codingPath: path(to: entry))
+          }
+        }
+      case .array(let elements):
+        for (index, element) in elements.enumerated() {
+          keys.append((AnyCodingKey(intValue: index), entry))
+          pending.append((element, keys.count - 1))
+        }
+      case .object(let object):
+        for member in object {
+          keys.append((AnyCodingKey(stringValue: member.key), entry))
+          if holds(member.key) {
+            return UnreadableScalar(scalar, in: member.key).keyError(
+              codingPath: path(to: keys.count - 1))
+          }
+          pending.append((member.value, keys.count - 1))
+        }
+      default:
+        break
+      }
+    }
+    return UnreadableScalar(scalar, in: "").valueError(codingPath: [])
   }
 
   private mutating func write(_ root: JSONValue, into writer: inout ByteWriter) throws {
