@@ -216,7 +216,9 @@ extension DecodingSession {
     default:
       break
     }
-    return try T(from: TapeDecoder(session: self, index: index))
+    // The metatype given, not `T`: a class's may be a subclass's, whose
+    // `init(from:)` Foundation calls.
+    return try type.init(from: TapeDecoder(session: self, index: index))
   }
 
   /// Decodes `T` as ``unwrap(_:at:path:)`` does, which takes the value to be
@@ -252,7 +254,7 @@ extension DecodingSession {
       return try unwrap(type, at: absentIndex, path: path)
     }
     if let special = try decodeSpecial(T.self, at: absentIndex, path: path) { return special as! T }
-    return try T(from: TapeDecoder(session: self, index: absentIndex, explicitPath: path))
+    return try type.init(from: TapeDecoder(session: self, index: absentIndex, explicitPath: path))
   }
 
   private func decodeArray<A: TapeDecodableArray, T>(

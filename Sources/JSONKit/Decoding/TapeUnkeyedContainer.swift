@@ -174,6 +174,14 @@ struct TapeUnkeyedContainer: UnkeyedDecodingContainer {
     return value
   }
 
+  // The standard library's default decodes `T.self`, which is not the
+  // metatype given when that is a subclass's; Foundation decodes the one given.
+  mutating func decodeIfPresent<T: Decodable>(_ type: T.Type) throws -> T? {
+    if isAtEnd { return nil }
+    if try decodeNil() { return nil }
+    return try decode(type)
+  }
+
   mutating func nestedContainer<NestedKey: CodingKey>(
     keyedBy type: NestedKey.Type
   ) throws -> KeyedDecodingContainer<NestedKey> {
