@@ -292,13 +292,19 @@ final class DecodingSession {
 
   // MARK: - Coding paths
 
-  /// Runs `body`, the decoding of the value at `value` that `key` led to,
-  /// with `key` standing for that value in coding paths.
-  @inline(__always)
-  func descending<K: CodingKey, R>(into value: Int, by key: K, _ body: () throws -> R) rethrows
-    -> R
-  {
-    try DescentKeys.descending(descentKeys, into: value, by: key, body)
+  /// Decodes `T` from the member value at `index` of an object, which a
+  /// keyed container was asked for by `key`: as ``unwrap(_:at:path:)``, with
+  /// `key` in the coding paths of whatever decodes the value.
+  func unwrap<T: Decodable, K: CodingKey>(
+    _ type: T.Type, at index: Int, key: K, path: @autoclosure () -> [any CodingKey]
+  ) throws -> T {
+    try withUnsafePointer(to: key) { key in
+      // The key stays where it is while the value decodes, so the stack
+      // points at it rather than copying it.
+      descentKeys.pointee.push(key, forValue: index)
+      defer { descentKeys.pointee.pop() }
+      return try unwrap(type, at: index, path: path())
+    }
   }
 
   /// Remembers that a nested container or super decoder was asked for by
@@ -316,7 +322,7 @@ final class DecodingSession {
 
   /// The coding path of the value at `index`, rebuilt by descending from the
   /// root. An object's member is named by the key the caller gave for it
-  /// (see ``descending(into:by:_:)``), or else as the key strategy spells it.
+  /// (see ``unwrap(_:at:key:path:)``), or else as the key strategy spells it.
   func codingPath(to index: Int) -> [any CodingKey] {
     var path: [any CodingKey] = []
     var current = 0

@@ -20,24 +20,20 @@ struct DescentKeys {
   private var count = 0
   private var capacity = 0
 
-  /// Runs `body`, the decoding of the value at `value` that `key` led to,
-  /// with `key` standing for that value in the paths built meanwhile.
+  /// Pushes `key`, found at `pointer` until it is popped, as the key that
+  /// led to the member value at `value`.
   @inline(__always)
-  static func descending<K: CodingKey, R>(
-    _ keys: UnsafeMutablePointer<DescentKeys>, into value: Int, by key: K, _ body: () throws -> R
-  ) rethrows -> R {
-    try withUnsafePointer(to: key) { pointer in
-      keys.pointee.push(Entry(value: value, key: UnsafeRawPointer(pointer), type: K.self))
-      defer { keys.pointee.count -= 1 }
-      return try body()
-    }
+  mutating func push<K: CodingKey>(_ pointer: UnsafePointer<K>, forValue value: Int) {
+    if count == capacity { grow() }
+    entries.unsafelyUnwrapped[count] = Entry(
+      value: value, key: UnsafeRawPointer(pointer), type: K.self)
+    count += 1
   }
 
+  /// Pops the key pushed last.
   @inline(__always)
-  private mutating func push(_ entry: Entry) {
-    if count == capacity { grow() }
-    entries.unsafelyUnwrapped[count] = entry
-    count += 1
+  mutating func pop() {
+    count -= 1
   }
 
   @inline(never)

@@ -150,15 +150,6 @@ extension DecodingSession {
 
   // MARK: - Any Decodable
 
-  /// Decodes `T` from the member value at `index` of an object, which a
-  /// keyed container was asked for by `key`: as ``unwrap(_:at:path:)``, with
-  /// `key` in the coding paths of whatever decodes the value.
-  func unwrap<T: Decodable, K: CodingKey>(
-    _ type: T.Type, at index: Int, key: K, path: @autoclosure () -> [any CodingKey]
-  ) throws -> T {
-    try descending(into: index, by: key) { try unwrap(type, at: index, path: path()) }
-  }
-
   /// Decodes `T` from the value at `index`, handling the types Foundation's
   /// JSONDecoder treats specially before falling back to `init(from:)`.
   func unwrap<T: Decodable>(

@@ -145,6 +145,9 @@ extension FoundationParityTests {
     expectSameDecoding(Set<Int>.self, #"[1,"a"]"#)
     expectSameDecoding([String: Int??].self, #"{"a":null,"b":1}"#)
     expectSameDecoding([Int?].self, "[null,1]")
+    expectSameDecoding(
+      [String: ParityKeyedDerived?].self, #"{"a":null,"b":{"b":1,"super":{"a":2}}}"#)
+    expectSameDecoding([String: ParityKeyedDerived?].self, #"{"b":{"b":1,"super":{}}}"#)
   }
 }
 

@@ -60,3 +60,55 @@ extension FoundationParityTests {
     expectSameDecoding(UnkeyedIfPresentProbe.self, json)
   }
 }
+
+/// The paths a custom key strategy's closure is shown, gathered from any
+/// thread.
+final class SeenPaths: @unchecked Sendable {
+  // Unchecked: `paths` is read and written under `lock` only.
+  private let lock = NSLock()
+  private var paths: Set<String> = []
+
+  func insert(_ path: [any CodingKey]) {
+    lock.lock()
+    defer { lock.unlock() }
+    paths.insert(ParityPath(path).description)
+  }
+
+  var all: Set<String> {
+    lock.lock()
+    defer { lock.unlock() }
+    return paths
+  }
+}
+
+extension FoundationParityTests {
+  /// A custom key strategy sees each key below the caller's own keys, with
+  /// their int values, as in Foundation.
+  @Test func aCustomKeyStrategySeesTheCallersKeys() throws {
+    let json = #"{"keyed":{"inner":1},"nested":{"inner":2},"superKey":{"inner":3}}"#
+    func decode(_ decode: (JSONDecoder.KeyDecodingStrategy) throws -> IntKeyedProbe) throws
+      -> (IntKeyedProbe, Set<String>)
+    {
+      let seen = SeenPaths()
+      let value = try decode(
+        .custom { path in
+          seen.insert(path)
+          return path.last!
+        })
+      return (value, seen.all)
+    }
+    let theirs = try decode { strategy in
+      let decoder = JSONDecoder()
+      decoder.keyDecodingStrategy = strategy
+      return try decoder.decode(IntKeyedProbe.self, from: Data(json.utf8))
+    }
+    let ours = try decode { strategy in
+      let decoder = JKDecoder()
+      decoder.keyDecodingStrategy = strategy
+      return try decoder.decode(IntKeyedProbe.self, from: json)
+    }
+    #expect(theirs.0 == ours.0)
+    #expect(theirs.1 == ours.1)
+    #expect(ours.1.contains("[keyed#1, inner]"))
+  }
+}
