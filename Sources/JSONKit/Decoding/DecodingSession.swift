@@ -44,10 +44,8 @@ final class DecodingSession {
   /// paths through them hold the caller's key, as Foundation's do. Behind a
   /// pointer, as `hints`, so that pushing costs no exclusivity check.
   private let descentKeys: UnsafeMutablePointer<DescentKeys>
-  /// The keys that nested containers and super decoders were asked for by,
-  /// per tape index of their value: those outlive the call that made them,
-  /// so their keys are kept for as long as the session.
-  private var containerKeys: [Int: any CodingKey] = [:]
+  /// The keys that nested containers and super decoders were asked for by.
+  private var containerKeys = RememberedKeys()
 
   init(context: ScanContext, input: UnsafeRawBufferPointer, options: JKDecoder.Options) {
     self.context = context
@@ -310,14 +308,14 @@ final class DecodingSession {
   /// Remembers that a nested container or super decoder was asked for by
   /// `key` for the value at `value`.
   func remember(_ key: any CodingKey, forValue value: Int) {
-    containerKeys[value] = key
+    containerKeys.remember(key, forValue: value)
   }
 
   /// The key the caller gave for the member value at `value`, if a keyed
   /// container was asked for it by a key.
   private func givenKey(forValue value: Int) -> (any CodingKey)? {
     if let key = descentKeys.pointee.key(forValue: value) { return key }
-    return containerKeys.isEmpty ? nil : containerKeys[value]
+    return containerKeys.isEmpty ? nil : containerKeys.key(forValue: value)
   }
 
   /// The coding path of the value at `index`, rebuilt by descending from the

@@ -83,6 +83,41 @@ extension FoundationParityTests {
     expectSameDecoding(IntKeyedProbe.self, json)
   }
 
+  /// Many nested containers, each asked for by an int-valued key: the
+  /// keys of those still in use keep their int values however many came
+  /// after them.
+  @Test func keysOfManyNestedContainersKeepTheirIntValues() {
+    struct Probe: Decodable, Equatable {
+      enum CodingKeys: Int, CodingKey {
+        case list = 1
+        case inner = 2
+        case value = 3
+      }
+      var count = 0
+      init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        var list = try container.nestedUnkeyedContainer(forKey: .list)
+        while !list.isAtEnd {
+          let element = try list.nestedContainer(keyedBy: CodingKeys.self)
+          let inner = try element.nestedContainer(keyedBy: CodingKeys.self, forKey: .inner)
+          count += try inner.decode(Int.self, forKey: .value)
+        }
+      }
+    }
+    let good = Array(repeating: #"{"inner":{"value":1}}"#, count: 150)
+    expectSameDecoding(Probe.self, #"{"list":[\#(good.joined(separator: ","))]}"#)
+    let bad = good + [#"{"inner":{"value":"x"}}"#]
+    let outcome = expectSameDecoding(Probe.self, #"{"list":[\#(bad.joined(separator: ","))]}"#)
+    #expect(
+      outcome
+        == .error(
+          kind: "typeMismatch",
+          path: ParityPath([
+            Probe.CodingKeys.list, ParityIndexKey(index: 150), Probe.CodingKeys.inner,
+            Probe.CodingKeys.value,
+          ])))
+  }
+
   /// The key a path holds is the caller's, of the caller's type.
   @Test func pathsHoldTheCallersKeyObjects() throws {
     struct Probe: Decodable {
@@ -262,4 +297,16 @@ extension FoundationParityTests {
     expectSameDecoding(ParitySingleDerived.self, json)
     expectSameDecoding([String: ParitySingleDerived].self, #"{"k":\#(json)}"#)
   }
+}
+
+/// An array index as Foundation's paths spell it.
+struct ParityIndexKey: CodingKey {
+  let stringValue: String
+  let intValue: Int?
+  init(index: Int) {
+    stringValue = "Index \(index)"
+    intValue = index
+  }
+  init?(stringValue: String) { nil }
+  init?(intValue: Int) { nil }
 }
