@@ -7,7 +7,8 @@
 /// container call that pushed it, which pops it before that frame ends. So a
 /// push and a pop cost a few stores, with no allocation or reference
 /// counting, whatever the key's type; a key is copied out only when a path
-/// is built.
+/// is built. So a decoder that a model keeps past its `init(from:)` names
+/// such members by their strings, as the document spells them.
 struct DescentKeys {
   private struct Entry {
     /// The tape index of the member value the key led to.

@@ -49,6 +49,12 @@ enum ParityColor: String, Codable, Hashable, CodingKeyRepresentable {
   case red, green
 }
 
+/// A key type that is not `CodingKeyRepresentable`: a dictionary keyed by
+/// it is an array of keys and values.
+enum ParityPlainColor: String, Codable, Hashable {
+  case red, green
+}
+
 enum ParitySlot: Int, Codable, Hashable, CodingKeyRepresentable {
   case first = 1
   case second = 2
@@ -165,7 +171,7 @@ extension FoundationParityTests {
 
   @Test(arguments: [
     #"{"red":{"x":1},"green":{"x":2}}"#, #"{"red":{"x":"a"}}"#, #"{"blue":{"x":1}}"#,
-    #"{"red":[]}"#, #"["red",{"x":1}]"#,
+    #"{"red":[]}"#, #"["red",{"x":1}]"#, #"["red",{"x":"a"}]"#, #"["blue",{"x":1}]"#, #"["red"]"#,
   ])
   func enumKeyedDictionariesGiveFoundationsPathKeys(_ json: String) {
     expectSameDecoding([ParityColor: ParityLeaf].self, json)
@@ -173,6 +179,7 @@ extension FoundationParityTests {
     let slots = json.replacingOccurrences(of: "red", with: "1").replacingOccurrences(
       of: "green", with: "2")
     expectSameDecoding([ParitySlot: ParityLeaf].self, slots)
+    expectSameDecoding([ParityPlainColor: ParityLeaf].self, json)
   }
 
   @Test func setsAndNestedOptionalsDecodeAsInFoundation() {
