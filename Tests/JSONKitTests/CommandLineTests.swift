@@ -187,6 +187,17 @@
       #expect(run.error.hasPrefix("b.json:1:4: "))
     }
 
+    /// JSONKit's number rule, as JKDecoder and JSONValue apply it.
+    @Test(arguments: [
+      "18446744073709551616", "-9223372036854775809", "123456789012345678901234567890",
+    ])
+    func integersBeyond64BitsAreInvalid(_ literal: String) throws {
+      let run = try JSONKitTool.run(["validate", "-"], input: Data("[\(literal)]".utf8))
+      #expect(run.status == 1)
+      #expect(run.error.hasPrefix("<stdin>:1:2: "), "\(run.error)")
+      #expect(run.error.contains("integer does not fit"), "\(run.error)")
+    }
+
     @Test func validateReadsStandardInputForDash() throws {
       let good = try JSONKitTool.run(["validate", "-"], input: Data("[true]".utf8))
       #expect(good.status == 0)

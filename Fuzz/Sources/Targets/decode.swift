@@ -13,7 +13,9 @@ import JSONKit
 //   value (its keys converted under `.convertFromSnakeCase`), and twice in a
 //   row gives the same value (cold and warm cache);
 // - decoding the model, an array of it, an enum and a dictionary returns a
-//   value or throws a `DecodingError`, never anything else.
+//   value or throws a `DecodingError`, never anything else;
+// - decoding an array of Doubles succeeds only where parsing does: JSONKit's
+//   number rule (no integer beyond 64 bits) holds through a Double too.
 
 let fuzzTargetUsesModels = true
 
@@ -63,6 +65,16 @@ public func fuzzDecode(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     violated("JKDecoder rejects what parsing accepts", "\(error)")
   case (.failure(let error), .success):
     violated("JKDecoder accepts what parsing rejects", "\(error)")
+  }
+
+  let doubles = Result { try decoder.decode([Double].self, from: bytes) }
+  switch (parsed, doubles) {
+  case (.failure(let error), .success):
+    violated("JKDecoder reads [Double] where parsing rejects", "\(error)")
+  case (_, .failure(let error)):
+    requireDecodingError(error)
+  case (.success, .success):
+    break
   }
 
   attempt { try decoder.decode(FuzzModel.self, from: bytes) }

@@ -39,6 +39,13 @@ final class DecodingSession {
   /// reads their keys as written, so coding paths through them name them so
   /// too while they decode.
   var rawKeyObjects: Set<Int> = []
+  /// The keys that led, through a keyed container, into the values whose
+  /// `init(from:)` (or array, dictionary or strategy) is running now: coding
+  /// paths through them hold the caller's key, as Foundation's do. Behind a
+  /// pointer, as `hints`, so that pushing costs no exclusivity check.
+  private let descentKeys: UnsafeMutablePointer<DescentKeys>
+  /// The keys that nested containers and super decoders were asked for by.
+  private var containerKeys = RememberedKeys()
 
   init(context: ScanContext, input: UnsafeRawBufferPointer, options: JKDecoder.Options) {
     self.context = context
@@ -49,6 +56,8 @@ final class DecodingSession {
     self.options = options
     userInfo = options.userInfo.isEmpty ? [:] : options.userInfo.mapValues { $0 as Any }
     hints = .allocate(capacity: 2 * Self.hintSlots)
+    descentKeys = .allocate(capacity: 1)
+    descentKeys.initialize(to: DescentKeys())
     hints.initialize(repeating: -1, count: 2 * Self.hintSlots)
     switch options.keyDecodingStrategy {
     case .convertFromSnakeCase:
@@ -62,6 +71,8 @@ final class DecodingSession {
 
   deinit {
     hints.deallocate()
+    descentKeys.pointee.deallocate()
+    descentKeys.deallocate()
     ownedInput?.deallocate()
   }
 
@@ -279,8 +290,37 @@ final class DecodingSession {
 
   // MARK: - Coding paths
 
+  /// Decodes `T` from the member value at `index` of an object, which a
+  /// keyed container was asked for by `key`: as ``unwrap(_:at:path:)``, with
+  /// `key` in the coding paths of whatever decodes the value.
+  func unwrap<T: Decodable, K: CodingKey>(
+    _ type: T.Type, at index: Int, key: K, path: @autoclosure () -> [any CodingKey]
+  ) throws -> T {
+    try withUnsafePointer(to: key) { key in
+      // The key stays where it is while the value decodes, so the stack
+      // points at it rather than copying it.
+      descentKeys.pointee.push(key, forValue: index)
+      defer { descentKeys.pointee.pop() }
+      return try unwrap(type, at: index, path: path())
+    }
+  }
+
+  /// Remembers that a nested container or super decoder was asked for by
+  /// `key` for the value at `value`.
+  func remember(_ key: any CodingKey, forValue value: Int) {
+    containerKeys.remember(key, forValue: value)
+  }
+
+  /// The key the caller gave for the member value at `value`, if a keyed
+  /// container was asked for it by a key.
+  private func givenKey(forValue value: Int) -> (any CodingKey)? {
+    if let key = descentKeys.pointee.key(forValue: value) { return key }
+    return containerKeys.isEmpty ? nil : containerKeys.key(forValue: value)
+  }
+
   /// The coding path of the value at `index`, rebuilt by descending from the
-  /// root. Keys are spelled as the key strategy spells them.
+  /// root. An object's member is named by the key the caller gave for it
+  /// (see ``unwrap(_:at:key:path:)``), or else as the key strategy spells it.
   func codingPath(to index: Int) -> [any CodingKey] {
     var path: [any CodingKey] = []
     var current = 0
@@ -320,7 +360,11 @@ final class DecodingSession {
         path.append(AnyCodingKey(intValue: ordinal))
         current = child
       } else {
-        path.append(AnyCodingKey(stringValue: pathKeyName(child, object: current, path: path)))
+        if let key = givenKey(forValue: child + 1) {
+          path.append(key)
+        } else {
+          path.append(AnyCodingKey(stringValue: pathKeyName(child, object: current, path: path)))
+        }
         current = child + 1
       }
     }

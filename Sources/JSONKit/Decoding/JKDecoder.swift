@@ -174,7 +174,7 @@ public final class JKDecoder: @unchecked Sendable {
     _ type: T.Type, from data: Data, configuration: T.DecodingConfiguration
   ) throws -> T {
     try data.withUnsafeBytes { bytes in
-      try withRootDecoder(bytes) { try T(from: $0, configuration: configuration) }
+      try withRootDecoder(bytes) { try type.init(from: $0, configuration: configuration) }
     }
   }
 

@@ -63,11 +63,7 @@ extension DecodingSession {
     case .int: return Double(Int64(bitPattern: entry.payload))
     case .uint: return Double(entry.payload)
     case .bigInteger:
-      if case .value(let value) = DecimalToDouble.convert(text: numberBytes(entry)) {
-        return value
-      }
-      throw DecodingErrors.corrupted(
-        "Number \(numberText(entry)) does not fit in Double.", path: path())
+      throw integerBeyond64Bits(entry, path: path())
     case .string:
       if let value = nonConformingFloat(entry) { return value }
       throw DecodingErrors.typeMismatch(Double.self, found: .string, path: path())
@@ -103,11 +99,7 @@ extension DecodingSession {
     case .int: return Float(Int64(bitPattern: entry.payload))
     case .uint: return Float(entry.payload)
     case .bigInteger:
-      if case .value(let value) = DecimalToDouble.convert(text: numberBytes(entry)),
-        let narrowed = FloatNarrowing.nearest(value, literal: numberBytes(entry))
-      {
-        return narrowed
-      }
+      throw integerBeyond64Bits(entry, path: path())
     case .string:
       if let value = nonConformingFloat(entry) { return Float(value) }
       throw DecodingErrors.typeMismatch(Float.self, found: .string, path: path())
@@ -116,6 +108,17 @@ extension DecodingSession {
     }
     throw DecodingErrors.corrupted(
       "Number \(numberText(entry)) does not fit in Float.", path: path())
+  }
+
+  /// The error for an integer literal beyond 64 bits read as anything but a
+  /// type that holds it exactly (`Int128`, `UInt128`, `Decimal`): JSONKit's
+  /// number rule, which Foundation does not have (it rounds such a literal
+  /// to the nearest Double without a word).
+  @inline(never)
+  func integerBeyond64Bits(_ entry: TapeEntry, path: [any CodingKey]) -> DecodingError {
+    DecodingErrors.corrupted(
+      "Number \(numberText(entry)) is an integer that does not fit in 64 bits; only Int128, "
+        + "UInt128 and Decimal hold it exactly.", path: path)
   }
 
   private func nonConformingFloat(_ entry: TapeEntry) -> Double? {
@@ -148,7 +151,7 @@ extension DecodingSession {
   // MARK: - Any Decodable
 
   /// Decodes `T` from the value at `index`, handling the types Foundation's
-  /// JSONDecoder treats specially before falling back to `T(from:)`.
+  /// JSONDecoder treats specially before falling back to `init(from:)`.
   func unwrap<T: Decodable>(
     _ type: T.Type, at index: Int, path: @autoclosure () -> [any CodingKey]
   ) throws -> T {
@@ -204,7 +207,9 @@ extension DecodingSession {
     default:
       break
     }
-    return try T(from: TapeDecoder(session: self, index: index))
+    // The metatype given, not `T`: a class's may be a subclass's, whose
+    // `init(from:)` Foundation calls.
+    return try type.init(from: TapeDecoder(session: self, index: index))
   }
 
   /// Decodes `T` as ``unwrap(_:at:path:)`` does, which takes the value to be
@@ -240,7 +245,7 @@ extension DecodingSession {
       return try unwrap(type, at: absentIndex, path: path)
     }
     if let special = try decodeSpecial(T.self, at: absentIndex, path: path) { return special as! T }
-    return try T(from: TapeDecoder(session: self, index: absentIndex, explicitPath: path))
+    return try type.init(from: TapeDecoder(session: self, index: absentIndex, explicitPath: path))
   }
 
   private func decodeArray<A: TapeDecodableArray, T>(
@@ -327,9 +332,7 @@ extension DecodingSession {
     do {
       return try JSONValueBuilder.value(at: index, in: tape, convertingKeys: convert)
     } catch {
-      throw DecodingErrors.corrupted(
-        "Number \(numberText(entries[error.index])) does not fit in a 64-bit integer.",
-        path: codingPath(to: error.index))
+      throw integerBeyond64Bits(entries[error.index], path: codingPath(to: error.index))
     }
   }
 

@@ -242,39 +242,46 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
   func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
     let i = try valueIndex(key)
-    return try session.unwrap(type, at: i, path: path(key))
+    return try session.unwrap(type, at: i, key: key, path: path(key))
   }
 
   func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
     guard let i = presentIndex(key) else { return nil }
-    return try session.unwrap(type, at: i, path: path(key))
+    return try session.unwrap(type, at: i, key: key, path: path(key))
   }
 
   func nestedContainer<NestedKey: CodingKey>(
     keyedBy type: NestedKey.Type, forKey key: Key
   ) throws -> KeyedDecodingContainer<NestedKey> {
-    try TapeDecoder(session: session, index: valueIndex(key)).container(keyedBy: type)
+    try memberDecoder(try valueIndex(key), key).container(keyedBy: type)
   }
 
   func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
-    try TapeDecoder(session: session, index: valueIndex(key)).unkeyedContainer()
+    try memberDecoder(try valueIndex(key), key).unkeyedContainer()
   }
 
   func superDecoder() throws -> any Decoder {
-    memberDecoder(AnyCodingKey(stringValue: "super"))
+    superDecoder(AnyCodingKey(stringValue: "super"))
   }
 
   func superDecoder(forKey key: Key) throws -> any Decoder {
-    memberDecoder(key)
+    superDecoder(key)
   }
 
   /// A decoder for the member `key`, or for `null` when it is absent, as
   /// Foundation does.
-  private func memberDecoder(_ key: any CodingKey) -> TapeDecoder {
+  private func superDecoder(_ key: any CodingKey) -> TapeDecoder {
     if let index = session.lookup(key.stringValue, inObject: object, names: customNames) {
-      return TapeDecoder(session: session, index: index)
+      return memberDecoder(index, key)
     }
     return TapeDecoder(
       session: session, index: session.absentIndex, explicitPath: codingPath + [key])
+  }
+
+  /// A decoder for the member value at `index`, which outlives this call:
+  /// the session keeps `key` for the paths through it.
+  private func memberDecoder(_ index: Int, _ key: any CodingKey) -> TapeDecoder {
+    session.remember(key, forValue: index)
+    return TapeDecoder(session: session, index: index)
   }
 }

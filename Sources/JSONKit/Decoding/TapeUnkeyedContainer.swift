@@ -174,6 +174,98 @@ struct TapeUnkeyedContainer: UnkeyedDecodingContainer {
     return value
   }
 
+  // MARK: - decodeIfPresent
+
+  // As Foundation's, not the standard library's defaults: past the end the
+  // index still moves on (so a later error names the index Foundation's
+  // does), and the generic one builds the metatype given, not `T.self`
+  // (which differs when it is a subclass's).
+
+  /// Nil for null and past the end, either way moving on; otherwise
+  /// `decode`, which throws for a value of another type and stays.
+  @inline(__always)
+  private mutating func decodeIfPresent<T>(_ decode: (inout Self) throws -> T) throws -> T? {
+    if currentIndex >= elementCount {
+      currentIndex += 1
+      return nil
+    }
+    if session[position].kind == .null {
+      advance()
+      return nil
+    }
+    return try decode(&self)
+  }
+
+  mutating func decodeIfPresent<T: Decodable>(_ type: T.Type) throws -> T? {
+    try decodeIfPresent { try $0.decode(type) }
+  }
+
+  mutating func decodeIfPresent(_ type: Bool.Type) throws -> Bool? {
+    try decodeIfPresent { try $0.decode(type) }
+  }
+
+  mutating func decodeIfPresent(_ type: String.Type) throws -> String? {
+    try decodeIfPresent { try $0.decode(type) }
+  }
+
+  mutating func decodeIfPresent(_ type: Double.Type) throws -> Double? {
+    try decodeIfPresent { try $0.decode(type) }
+  }
+
+  mutating func decodeIfPresent(_ type: Float.Type) throws -> Float? {
+    try decodeIfPresent { try $0.decode(type) }
+  }
+
+  mutating func decodeIfPresent(_ type: Int.Type) throws -> Int? {
+    try decodeIfPresent { try $0.decode(type) }
+  }
+
+  mutating func decodeIfPresent(_ type: Int8.Type) throws -> Int8? {
+    try decodeIfPresent { try $0.decode(type) }
+  }
+
+  mutating func decodeIfPresent(_ type: Int16.Type) throws -> Int16? {
+    try decodeIfPresent { try $0.decode(type) }
+  }
+
+  mutating func decodeIfPresent(_ type: Int32.Type) throws -> Int32? {
+    try decodeIfPresent { try $0.decode(type) }
+  }
+
+  mutating func decodeIfPresent(_ type: Int64.Type) throws -> Int64? {
+    try decodeIfPresent { try $0.decode(type) }
+  }
+
+  mutating func decodeIfPresent(_ type: UInt.Type) throws -> UInt? {
+    try decodeIfPresent { try $0.decode(type) }
+  }
+
+  mutating func decodeIfPresent(_ type: UInt8.Type) throws -> UInt8? {
+    try decodeIfPresent { try $0.decode(type) }
+  }
+
+  mutating func decodeIfPresent(_ type: UInt16.Type) throws -> UInt16? {
+    try decodeIfPresent { try $0.decode(type) }
+  }
+
+  mutating func decodeIfPresent(_ type: UInt32.Type) throws -> UInt32? {
+    try decodeIfPresent { try $0.decode(type) }
+  }
+
+  mutating func decodeIfPresent(_ type: UInt64.Type) throws -> UInt64? {
+    try decodeIfPresent { try $0.decode(type) }
+  }
+
+  @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+  mutating func decodeIfPresent(_ type: Int128.Type) throws -> Int128? {
+    try decodeIfPresent { try $0.decode(type) }
+  }
+
+  @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+  mutating func decodeIfPresent(_ type: UInt128.Type) throws -> UInt128? {
+    try decodeIfPresent { try $0.decode(type) }
+  }
+
   mutating func nestedContainer<NestedKey: CodingKey>(
     keyedBy type: NestedKey.Type
   ) throws -> KeyedDecodingContainer<NestedKey> {

@@ -28,7 +28,7 @@ struct DecodingErrorShape: Equatable, CustomStringConvertible {
   let kind: String
   /// The type (`typeMismatch`, `valueNotFound`) or key (`keyNotFound`).
   let subject: String
-  private(set) var path: [PathKey]
+  let path: [PathKey]
   let message: String
 
   struct PathKey: Equatable, CustomStringConvertible {
@@ -54,16 +54,6 @@ struct DecodingErrorShape: Equatable, CustomStringConvertible {
     }
     path = context.codingPath.map { PathKey(string: $0.stringValue, int: $0.intValue) }
     message = context.debugDescription
-  }
-
-  /// The shape with the int values of keys that are not array indices taken
-  /// out (see `DecodingOracle.Verdict.intKeyDifference`).
-  var withoutIntKeys: DecodingErrorShape {
-    var shape = self
-    shape.path = path.map { key in
-      key.int.map { "\($0)" == key.string } == true ? PathKey(string: key.string, int: nil) : key
-    }
-    return shape
   }
 
   /// Equal in case, subject and path; messages may differ.
@@ -115,10 +105,6 @@ enum DecodingOracle {
     /// Foundation's number-conversion error: `dataCorrupted` with a path
     /// that is a prefix of JSONKit's, which leads to the number.
     case numberPathDifference
-    /// Foundation's coding path keeps the caller's key for a dictionary with
-    /// `Int` keys (its `intValue` set); JSONKit rebuilds paths from the
-    /// document, with string keys only.
-    case intKeyDifference
     case different(String)
   }
 
@@ -130,7 +116,6 @@ enum DecodingOracle {
     case (.value(let theirs), .value(let mine)):
       if equal(theirs, mine) { return .sameValue }
       if let theirs = theirs as? OracleValue, let mine = mine as? OracleValue {
-        if theirs.withoutIntKeys == mine.withoutIntKeys { return .intKeyDifference }
         if let difference = theirs.firstDifference(from: mine) {
           return .different("values differ (Foundation vs JSONKit) at \(difference)")
         }
@@ -147,7 +132,6 @@ enum DecodingOracle {
           ? .sameError : .different("errors differ: \(theirs) / \(mine)")
       }
       if theirShape.matches(myShape) { return .sameError }
-      if theirShape.withoutIntKeys.matches(myShape) { return .intKeyDifference }
       if isNumberPathDifference(foundation: theirShape, ours: myShape, document: document) {
         return .numberPathDifference
       }

@@ -282,27 +282,6 @@ indirect enum OracleValue: Hashable, Sendable, CustomStringConvertible {
     }
   }
 
-  /// The value with the int values of dictionary keys (`-5#-5`, not array
-  /// indices) taken out of the coding paths it observed.
-  var withoutIntKeys: OracleValue {
-    switch self {
-    case .observed(let note, let value):
-      let at = note.firstIndex(of: "@") ?? note.startIndex
-      let components = note[at...].dropFirst().split(
-        separator: "/", omittingEmptySubsequences: false
-      ).map { component -> Substring in
-        let parts = component.split(separator: "#")
-        return parts.count == 2 && parts[0] == parts[1] ? parts[0] : component
-      }
-      return .observed(
-        note[...at] + components.joined(separator: "/"), value.withoutIntKeys)
-    case .array(let values): return .array(values.map(\.withoutIntKeys))
-    case .object(let members): return .object(members.mapValues(\.withoutIntKeys))
-    case .intObject(let members): return .intObject(members.mapValues(\.withoutIntKeys))
-    default: return self
-    }
-  }
-
   /// The value with null object members taken out (an optional written with
   /// `encodeIfPresent` is absent, and an absent member reads back as null or
   /// not at all).

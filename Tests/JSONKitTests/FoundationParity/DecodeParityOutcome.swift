@@ -1,0 +1,58 @@
+import Foundation
+import JSONKit
+import Testing
+
+/// How one decode ended, in a form that the outcomes of two decoders can be
+/// compared in: the value, or the error's case and coding path.
+enum DecodeParityOutcome<T: Equatable>: Equatable, CustomStringConvertible {
+  case value(T)
+  case error(kind: String, path: ParityPath)
+
+  init(_ body: () throws -> T) {
+    do {
+      self = .value(try body())
+    } catch let error as DecodingError {
+      switch error {
+      case .typeMismatch(_, let context):
+        self = .error(kind: "typeMismatch", path: ParityPath(context.codingPath))
+      case .valueNotFound(_, let context):
+        self = .error(kind: "valueNotFound", path: ParityPath(context.codingPath))
+      case .keyNotFound(let key, let context):
+        self = .error(
+          kind: "keyNotFound(\(key.stringValue)#\(key.intValue.map(String.init) ?? "-"))",
+          path: ParityPath(context.codingPath))
+      case .dataCorrupted(let context):
+        self = .error(kind: "dataCorrupted", path: ParityPath(context.codingPath))
+      @unknown default:
+        self = .error(kind: "\(error)", path: ParityPath([]))
+      }
+    } catch {
+      self = .error(kind: "not a DecodingError: \(error)", path: ParityPath([]))
+    }
+  }
+
+  var description: String {
+    switch self {
+    case .value(let value): "value \(value)"
+    case .error(let kind, let path): "\(kind) at \(path)"
+    }
+  }
+}
+
+/// Decodes `json` as `type` with `JSONDecoder` and with `JKDecoder`, set
+/// alike, and expects the same value or the same error at the same path.
+@discardableResult
+func expectSameDecoding<T: Decodable & Equatable>(
+  _ type: T.Type, _ json: String,
+  keys: JSONDecoder.KeyDecodingStrategy = .useDefaultKeys,
+  sourceLocation: SourceLocation = #_sourceLocation
+) -> DecodeParityOutcome<T> {
+  let foundation = JSONDecoder()
+  foundation.keyDecodingStrategy = keys
+  let jsonKit = JKDecoder()
+  jsonKit.keyDecodingStrategy = keys
+  let theirs = DecodeParityOutcome { try foundation.decode(type, from: Data(json.utf8)) }
+  let ours = DecodeParityOutcome { try jsonKit.decode(type, from: Data(json.utf8)) }
+  #expect(theirs == ours, "\(json) as \(T.self)", sourceLocation: sourceLocation)
+  return ours
+}
