@@ -87,24 +87,24 @@ struct JSONValueWriter {
         writer.writeQuoted(string)
       case .array(let elements):
         if elements.isEmpty {
-          writeEmpty(open: UInt8(ascii: "["), close: UInt8(ascii: "]"), into: &writer)
+          writer.writeEmptyContainer(isObject: false, indentLevel: parents.count + baseIndent)
         } else {
-          writer.append(UInt8(ascii: "["))
+          writer.openContainer(isObject: false)
           open(Level(elements: elements, count: elements.count), into: &writer)
           value = elements[0]
           continue walk
         }
       case .object(let object):
         if object.isEmpty {
-          writeEmpty(open: UInt8(ascii: "{"), close: UInt8(ascii: "}"), into: &writer)
+          writer.writeEmptyContainer(isObject: true, indentLevel: parents.count + baseIndent)
         } else {
-          writer.append(UInt8(ascii: "{"))
+          writer.openContainer(isObject: true)
           let order = writer.sortsKeys ? object.positionsSortedByKey() : nil
           let level = Level(
             members: object.members, order: order, isObject: true, count: object.count)
           open(level, into: &writer)
           let member = current.members[current.memberIndex(0)]
-          writeKey(member.key, into: &writer)
+          writer.writeKey(member.key)
           value = member.value
           continue walk
         }
@@ -116,13 +116,10 @@ struct JSONValueWriter {
         let position = current.next
         if position < current.count {
           current.next = position + 1
-          writer.append(UInt8(ascii: ","))
-          if writer.isPrettyPrinted {
-            writer.appendNewline(indentLevel: parents.count + baseIndent)
-          }
+          writer.beginMember(isFirst: false, indentLevel: parents.count + baseIndent)
           if current.isObject {
             let member = current.members[current.memberIndex(position)]
-            writeKey(member.key, into: &writer)
+            writer.writeKey(member.key)
             value = member.value
           } else {
             value = current.elements[position]
@@ -130,10 +127,8 @@ struct JSONValueWriter {
           continue walk
         }
         guard !parents.isEmpty else { return }
-        if writer.isPrettyPrinted {
-          writer.appendNewline(indentLevel: parents.count - 1 + baseIndent)
-        }
-        writer.append(current.isObject ? UInt8(ascii: "}") : UInt8(ascii: "]"))
+        writer.closeContainer(
+          isObject: current.isObject, isEmpty: false, indentLevel: parents.count - 1 + baseIndent)
         current = parents.removeLast()
       }
     }
@@ -143,28 +138,7 @@ struct JSONValueWriter {
   private mutating func open(_ level: Level, into writer: inout ByteWriter) {
     parents.append(current)
     current = level
-    if writer.isPrettyPrinted {
-      writer.appendNewline(indentLevel: parents.count + baseIndent)
-    }
-  }
-
-  private func writeKey(_ key: String, into writer: inout ByteWriter) {
-    writer.writeQuoted(key)
-    if writer.isPrettyPrinted {
-      writer.append(" : ")
-    } else {
-      writer.append(UInt8(ascii: ":"))
-    }
-  }
-
-  /// `[]`, or in pretty output `JSONEncoder`'s "[\n\n<indent>]".
-  private func writeEmpty(open: UInt8, close: UInt8, into writer: inout ByteWriter) {
-    writer.append(open)
-    if writer.isPrettyPrinted {
-      writer.append(UInt8(ascii: "\n"))
-      writer.appendNewline(indentLevel: parents.count + baseIndent)
-    }
-    writer.append(close)
+    writer.beginMember(isFirst: true, indentLevel: parents.count + baseIndent)
   }
 
   private func write(_ double: Double, into writer: inout ByteWriter) throws {
