@@ -36,8 +36,9 @@ final class EncodingSession {
     handedOver.deallocate()
   }
 
-  /// The tree, once streaming has handed over to it.
-  @inline(__always)
+  /// The tree, once streaming has handed over to it. The fast paths do not
+  /// look at it: once streaming has handed over, every streaming operation
+  /// fails, and the slow path finds the tree.
   private var tree: TreeState? { handedOver.pointee }
 
   /// Hands what streaming wrote over to a tree, which receives every write
@@ -62,7 +63,7 @@ final class EncodingSession {
   func beginDiscardableMember(of container: Int, key: (any CodingKey)?, name: String?)
     -> (slot: EncodingSlot, start: Int)
   {
-    if tree == nil, let begun = streaming.pointee.beginMember(of: container, key: key, name: name) {
+    if let begun = streaming.pointee.beginMember(of: container, key: key, name: name) {
       return begun
     }
     return (handOver().beginMember(of: container, key: key, name: name), 0)
@@ -71,9 +72,7 @@ final class EncodingSession {
   /// Begins the member `name` of the object `container` for a nested
   /// container, which shares an object or array already written there.
   func beginContainerMember(of container: Int, key: any CodingKey, name: String) -> EncodingSlot {
-    if tree == nil,
-      let slot = streaming.pointee.beginContainerMember(of: container, key: key, name: name)
-    {
+    if let slot = streaming.pointee.beginContainerMember(of: container, key: key, name: name) {
       return slot
     }
     return handOver().beginMember(of: container, key: key, name: name, keepingValue: true)
@@ -83,7 +82,7 @@ final class EncodingSession {
   /// where its text starts.
   @inline(__always)
   func beginElement(of container: Int) -> (slot: EncodingSlot, start: Int) {
-    if tree == nil, let begun = streaming.pointee.beginElement(of: container) { return begun }
+    if let begun = streaming.pointee.beginElement(of: container) { return begun }
     return (handOver().beginMember(of: container, key: nil, name: nil), 0)
   }
 
@@ -91,12 +90,12 @@ final class EncodingSession {
   /// that was written for it: Foundation adds a member only once its value
   /// is encoded, so an error caught inside `encode(to:)` leaves no trace.
   func discardMember(_ slot: EncodingSlot, startingAt start: Int) {
-    if tree == nil, streaming.pointee.discardMember(slot, startingAt: start) { return }
+    if streaming.pointee.discardMember(slot, startingAt: start) { return }
     handOver().discardMember(slot)
   }
 
   func count(of container: Int) -> Int {
-    if tree == nil, let count = streaming.pointee.count(of: container) { return count }
+    if let count = streaming.pointee.count(of: container) { return count }
     return handOver().count(of: container)
   }
 
@@ -104,7 +103,7 @@ final class EncodingSession {
 
   @inline(__always)
   func writeScalar(into slot: EncodingSlot, _ write: (inout ByteWriter) throws -> Void) rethrows {
-    if tree == nil, try streaming.pointee.writeScalar(into: slot, write) { return }
+    if try streaming.pointee.writeScalar(into: slot, write) { return }
     try handOver().writeScalar(into: slot, write)
   }
 
@@ -113,16 +112,15 @@ final class EncodingSession {
   func writeIndented(
     into slot: EncodingSlot, _ write: (inout ByteWriter, _ indentLevel: Int) throws -> Void
   ) rethrows {
-    if tree == nil, try streaming.pointee.writeIndented(into: slot, write) { return }
+    if try streaming.pointee.writeIndented(into: slot, write) { return }
     try handOver().writeIndented(into: slot, write)
   }
 
   /// Opens an array or object in `slot`; `isNested` says that a container
   /// opens it as a nested container, rather than the encoder of `slot`.
   func openContainer(in slot: EncodingSlot, isObject: Bool, isNested: Bool = false) -> Int {
-    if tree == nil,
-      let container = streaming.pointee.openContainer(
-        in: slot, isObject: isObject, isNested: isNested)
+    if let container = streaming.pointee.openContainer(
+      in: slot, isObject: isObject, isNested: isNested)
     {
       return container
     }
@@ -139,12 +137,12 @@ final class EncodingSession {
   // MARK: - Coding paths and keys
 
   func codingPath(of slot: EncodingSlot) -> [any CodingKey] {
-    if tree == nil, let path = streaming.pointee.codingPath(of: slot) { return path }
+    if let path = streaming.pointee.codingPath(of: slot) { return path }
     return handOver().codingPath(of: slot)
   }
 
   func codingPath(ofContainer container: Int) -> [any CodingKey] {
-    if tree == nil, let path = streaming.pointee.codingPath(ofContainer: container) { return path }
+    if let path = streaming.pointee.codingPath(ofContainer: container) { return path }
     return handOver().codingPath(ofContainer: container)
   }
 

@@ -30,9 +30,10 @@ struct StreamingState: ~Copyable {
   /// Every container opened, by number.
   private(set) var containers: [ContainerRecord] = []
   /// For each closed object whose members were reordered (sorted keys, or
-  /// a key encoded twice), the position in the output of each member, in
-  /// the order the members were begun.
-  private(set) var reorderings: [Int: [Int]] = [:]
+  /// a key encoded twice), from its record's `reordering` on: the number of
+  /// members begun, then the position in the output of each, in the order
+  /// they were begun.
+  private(set) var reorderedPositions: [Int] = []
 
   /// Converted keys for `.convertToSnakeCase`, by coding key.
   /// Strings that are canonically equivalent are equal dictionary keys but
@@ -101,6 +102,9 @@ struct StreamingState: ~Copyable {
     /// The coding key of the member it fills, as the caller gave it; nil in
     /// an array.
     let slotKey: (any CodingKey)?
+    /// Where the positions of its members are in `reorderedPositions`, if
+    /// it was reordered.
+    var reordering = -1
   }
 
   /// The member count from which an object tracks its fingerprints in a set.
@@ -389,43 +393,60 @@ struct StreamingState: ~Copyable {
       let end = index + 1 < members.count ? members[index + 1].start - separatorLength : regionEnd
       ranges.append(members[index].start..<end)
     }
-    // The distinct keys, each with the member whose value it takes (the
-    // last one); and for each member, its key's entry.
-    var order: [(key: String, text: Int)] = []
-    var entryOfMember: [Int] = []
-    entryOfMember.reserveCapacity(count)
-    var entryOfKey: [String: Int] = [:]
-    for (offset, member) in members[base...].enumerated() {
-      if let entry = entryOfKey[member.key] {
-        order[entry].text = offset
-        entryOfMember.append(entry)
-      } else {
-        entryOfKey[member.key] = order.count
-        entryOfMember.append(order.count)
-        order.append((member.key, offset))
+    // Each output position's member (the last one of its key), and each
+    // member's output position.
+    var order: [Int]
+    var positions = [Int](repeating: 0, count: count)
+    if frame.mayHaveDuplicates {
+      var entryOfMember: [Int] = []
+      entryOfMember.reserveCapacity(count)
+      var entryOfKey: [String: Int] = [:]
+      order = []
+      for (offset, member) in members[base...].enumerated() {
+        if let entry = entryOfKey[member.key] {
+          order[entry] = offset
+          entryOfMember.append(entry)
+        } else {
+          entryOfKey[member.key] = order.count
+          entryOfMember.append(order.count)
+          order.append(offset)
+        }
       }
-    }
-    var entries = Array(order.indices)
-    if writer.sortsKeys {
-      entries.sort { ByteWriter.keyPrecedes(order[$0].key, order[$1].key) }
+      var entries = Array(order.indices)
+      if writer.sortsKeys {
+        entries.sort {
+          ByteWriter.keyPrecedes(members[base + order[$0]].key, members[base + order[$1]].key)
+        }
+      }
+      var positionOfEntry = [Int](repeating: 0, count: order.count)
+      for (position, entry) in entries.enumerated() { positionOfEntry[entry] = position }
+      for member in 0..<count { positions[member] = positionOfEntry[entryOfMember[member]] }
+      order = entries.map { order[$0] }
+    } else {
+      order = Array(0..<count)
+      order.sort { ByteWriter.keyPrecedes(members[base + $0].key, members[base + $1].key) }
+      for (position, member) in order.enumerated() { positions[member] = position }
     }
     let region = writer.copyBytes(in: regionStart..<regionEnd)
     let separator = writer.copyBytes(
       in: (ranges[1].lowerBound - separatorLength)..<ranges[1].lowerBound)
     writer.truncate(to: regionStart)
-    var positionOfEntry = [Int](repeating: 0, count: order.count)
-    var newStart = [Int](repeating: -1, count: count)
-    for (position, entry) in entries.enumerated() {
-      positionOfEntry[entry] = position
+    let hasInnerContainers = frame.serial + 1 < containers.count
+    var newStart = [Int](repeating: -1, count: hasInnerContainers ? count : 0)
+    var isIdentity = order.count == count
+    for (position, member) in order.enumerated() {
       if position > 0 { writer.append(separator) }
-      let text = order[entry].text
-      newStart[text] = writer.count
-      let range = ranges[text]
+      if hasInnerContainers { newStart[member] = writer.count }
+      if member != position { isIdentity = false }
+      let range = ranges[member]
       writer.append(region[(range.lowerBound - regionStart)..<(range.upperBound - regionStart)])
     }
-    let positions = entryOfMember.map { positionOfEntry[$0] }
-    if positions != Array(0..<count) { reorderings[frame.serial] = positions }
-    moveRecords(after: frame.serial, from: ranges, to: newStart)
+    if !isIdentity {
+      containers[frame.serial].reordering = reorderedPositions.count
+      reorderedPositions.append(count)
+      reorderedPositions.append(contentsOf: positions)
+    }
+    if hasInnerContainers { moveRecords(after: frame.serial, from: ranges, to: newStart) }
   }
 
   /// Moves the records of the containers opened after `serial` (those
@@ -454,6 +475,13 @@ struct StreamingState: ~Copyable {
   mutating func finish() -> Bool {
     while frames.count > 1 { closeInnermost() }
     return !frames[0].awaitingValue
+  }
+
+  /// Ends streaming after a hand-over: with no open container, every
+  /// operation fails from now on.
+  mutating func stop() {
+    frames.removeAll()
+    members.removeAll()
   }
 
   /// The output, or the text written so far for a hand-over; nothing may

@@ -18,6 +18,7 @@ extension TreeState {
       writer: streaming.takeWriter(), formatting: formatting,
       nextContainer: streaming.containers.count)
     tree.read(streaming)
+    streaming.stop()
     return tree
   }
 
@@ -88,9 +89,11 @@ extension TreeState {
       expectingValue = true
     }
 
-    for (serial, positions) in streaming.reorderings {
+    for (serial, record) in streaming.containers.enumerated() where record.reordering >= 0 {
       guard let node = nodeOfContainer[serial] else { continue }
       let inTextOrder = nodes[node].memberOfSlot
+      let count = streaming.reorderedPositions[record.reordering]
+      let positions = streaming.reorderedPositions[(record.reordering + 1)...].prefix(count)
       nodes[node].memberOfSlot = positions.map { inTextOrder[$0] }
     }
     for frame in streaming.frames.dropFirst() {
