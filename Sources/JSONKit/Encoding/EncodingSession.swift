@@ -24,7 +24,15 @@ final class EncodingSession {
     self.options = options
     userInfo = options.userInfo.isEmpty ? [:] : options.userInfo.mapValues { $0 as Any }
     streaming = .allocate(capacity: 1)
-    streaming.initialize(to: StreamingState(options: options.outputFormatting, capacity: capacity))
+    let keepsAllKeys: Bool
+    if case .useDefaultKeys = options.keyEncodingStrategy {
+      keepsAllKeys = false
+    } else {
+      keepsAllKeys = true
+    }
+    streaming.initialize(
+      to: StreamingState(
+        options: options.outputFormatting, keepsAllKeys: keepsAllKeys, capacity: capacity))
     handedOver = .allocate(capacity: 1)
     handedOver.initialize(to: nil)
   }
@@ -53,14 +61,14 @@ final class EncodingSession {
   // MARK: - Members
 
   @inline(__always)
-  func beginMember(of container: Int, key: (any CodingKey)?, name: String?) -> EncodingSlot {
+  func beginMember<Key: CodingKey>(of container: Int, key: Key, name: String) -> EncodingSlot {
     beginDiscardableMember(of: container, key: key, name: name).slot
   }
 
   /// ``beginMember(of:key:name:)``, also returning where the member's text
   /// starts, which ``discardMember(_:startingAt:)`` needs.
   @inline(__always)
-  func beginDiscardableMember(of container: Int, key: (any CodingKey)?, name: String?)
+  func beginDiscardableMember<Key: CodingKey>(of container: Int, key: Key, name: String)
     -> (slot: EncodingSlot, start: Int)
   {
     if let begun = streaming.pointee.beginMember(of: container, key: key, name: name) {
@@ -71,7 +79,9 @@ final class EncodingSession {
 
   /// Begins the member `name` of the object `container` for a nested
   /// container, which shares an object or array already written there.
-  func beginContainerMember(of container: Int, key: any CodingKey, name: String) -> EncodingSlot {
+  func beginContainerMember<Key: CodingKey>(of container: Int, key: Key, name: String)
+    -> EncodingSlot
+  {
     if let slot = streaming.pointee.beginContainerMember(of: container, key: key, name: name) {
       return slot
     }

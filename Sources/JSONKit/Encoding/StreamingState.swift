@@ -29,6 +29,10 @@ struct StreamingState: ~Copyable {
   private var fingerprintSets: [Set<UInt64>] = []
   /// Every container opened, by number.
   private(set) var containers: [ContainerRecord] = []
+  /// The coding key of the member each container fills, by container
+  /// number, when its member's name does not tell it (see
+  /// `Frame.hasStoredKey`); kept apart so that a record stays a plain value.
+  private(set) var slotKeys: [Int: any CodingKey] = [:]
   /// For each closed object whose members were reordered (sorted keys, or
   /// a key encoded twice), from its record's `reordering` on: the number of
   /// members begun, then the position in the output of each, in the order
@@ -41,8 +45,19 @@ struct StreamingState: ~Copyable {
   /// entry keeps the key it was made for.
   private var snakeCaseKeys: [String: (key: String, converted: String)] = [:]
 
-  init(options: JKOutputFormatting, capacity: Int) {
+  /// Keeps every member's coding key, not only those with an int value:
+  /// a key strategy makes member names differ from the keys' strings.
+  private let keepsAllKeys: Bool
+  /// The coding key of the last member begun in each open frame, when
+  /// its `hasStoredKey` says so; kept apart so that a frame stays a plain
+  /// value, cheap to copy.
+  private var frameKeys: [(any CodingKey)?] = []
+
+  init(options: JKOutputFormatting, keepsAllKeys: Bool, capacity: Int) {
     writer = ByteWriter(options: options, capacity: capacity)
+    self.keepsAllKeys = keepsAllKeys
+    frameKeys.reserveCapacity(16)
+    frameKeys.append(nil)
     frames.reserveCapacity(16)
     members.reserveCapacity(64)
     containers.reserveCapacity(64)
@@ -50,7 +65,7 @@ struct StreamingState: ~Copyable {
       Frame(serial: 0, isObject: false, isNested: false, parentSlot: .root, memberBase: 0))
     frames[0].count = 1
     frames[0].awaitingValue = true
-    containers.append(ContainerRecord(start: -1, isObject: false, isNested: false, slotKey: nil))
+    containers.append(ContainerRecord(start: -1, isObject: false, isNested: false))
   }
 
   /// An open container.
@@ -76,9 +91,10 @@ struct StreamingState: ~Copyable {
     var count = 0
     /// Where this object's members start in `members`.
     let memberBase: Int
-    /// The coding key of the last member begun, exactly as the caller gave
-    /// it; nil for an array's elements.
-    var currentKey: (any CodingKey)?
+    /// Whether `frameKeys` holds the coding key of the last member begun:
+    /// one with an int value, or any under a key strategy. Other keys are
+    /// their member's name.
+    var hasStoredKey = false
     /// One bit per member fingerprint (its low 7 bits): a member whose bit
     /// is clear cannot repeat an earlier key, so most members skip the scan.
     var fingerprintBits: (UInt64, UInt64) = (0, 0)
@@ -90,6 +106,8 @@ struct StreamingState: ~Copyable {
     let key: String
     let fingerprint: UInt64
     let start: Int
+    /// The number of the first container opened inside it, if any.
+    let firstContainer: Int
   }
 
   /// What a hand-over needs to know of a container opened while streaming.
@@ -99,9 +117,6 @@ struct StreamingState: ~Copyable {
     var start: Int
     let isObject: Bool
     let isNested: Bool
-    /// The coding key of the member it fills, as the caller gave it; nil in
-    /// an array.
-    let slotKey: (any CodingKey)?
     /// Where the positions of its members are in `reorderedPositions`, if
     /// it was reordered.
     var reordering = -1
@@ -141,18 +156,32 @@ struct StreamingState: ~Copyable {
   /// and returns the slot for its value and where the member's text starts
   /// (its separator included); nil when the container is closed.
   @inline(__always)
-  mutating func beginMember(of container: Int, key: (any CodingKey)?, name: String?)
+  mutating func beginMember<Key: CodingKey>(of container: Int, key: Key, name: String)
     -> (slot: EncodingSlot, start: Int)?
   {
-    guard let begun = begin(of: container, key: key, name: name) else { return nil }
+    guard let begun = begin(of: container, name: name) else { return nil }
+    store(key)
     return (begun.slot, begun.start)
+  }
+
+  /// Keeps the coding key of the member just begun in the innermost frame,
+  /// when its name does not tell it.
+  @inline(__always)
+  private mutating func store<Key: CodingKey>(_ key: Key) {
+    let index = frames.count - 1
+    if keepsAllKeys || key.intValue != nil {
+      frameKeys[index] = key
+      frames[index].hasStoredKey = true
+    } else {
+      frames[index].hasStoredKey = false
+    }
   }
 
   /// ``beginMember(of:key:name:)`` for an element of the array `container`,
   /// made separately so that elements pay for no key.
   @inline(__always)
   mutating func beginElement(of container: Int) -> (slot: EncodingSlot, start: Int)? {
-    guard let begun = begin(of: container, key: nil, name: nil) else { return nil }
+    guard let begun = begin(of: container, name: nil) else { return nil }
     return (begun.slot, begun.start)
   }
 
@@ -161,10 +190,11 @@ struct StreamingState: ~Copyable {
   /// that already holds an object (or array) that same object, so that both
   /// containers write into it; streaming cannot reopen a value it has
   /// written, so it returns nil for such a request, having written nothing.
-  mutating func beginContainerMember(of container: Int, key: any CodingKey, name: String)
+  mutating func beginContainerMember<Key: CodingKey>(of container: Int, key: Key, name: String)
     -> EncodingSlot?
   {
-    guard let begun = begin(of: container, key: key, name: name) else { return nil }
+    guard let begun = begin(of: container, name: name) else { return nil }
+    store(key)
     if begun.mayRepeat, repeatsEarlierMember(begun.slot) {
       // Take the member out again, as a failed member is.
       discardMember(begun.slot, startingAt: begun.start)
@@ -190,7 +220,7 @@ struct StreamingState: ~Copyable {
   /// Begins a member (or element); also says whether an earlier member of
   /// the object may have the same key.
   @inline(__always)
-  private mutating func begin(of container: Int, key: (any CodingKey)?, name: String?)
+  private mutating func begin(of container: Int, name: String?)
     -> (slot: EncodingSlot, start: Int, mayRepeat: Bool)?
   {
     guard let index = frameIndex(container) else { return nil }
@@ -204,9 +234,10 @@ struct StreamingState: ~Copyable {
       writer.writeQuoted(name)
       let fingerprint = writer.fingerprint(from: start)
       mayRepeat = noteFingerprint(fingerprint, inFrame: index)
-      members.append(Member(key: name, fingerprint: fingerprint, start: start))
+      members.append(
+        Member(
+          key: name, fingerprint: fingerprint, start: start, firstContainer: containers.count))
       writer.writeKeySeparator()
-      frames[index].currentKey = key
     }
     frames[index].count += 1
     frames[index].awaitingValue = true
@@ -302,15 +333,15 @@ struct StreamingState: ~Copyable {
     let parent = frames.count - 1
     frames[parent].awaitingValue = false
     let serial = containers.count
+    if frames[parent].hasStoredKey, let key = frameKeys[parent] { slotKeys[serial] = key }
     containers.append(
-      ContainerRecord(
-        start: writer.count, isObject: isObject, isNested: isNested,
-        slotKey: frames[parent].currentKey))
+      ContainerRecord(start: writer.count, isObject: isObject, isNested: isNested))
     writer.openContainer(isObject: isObject)
     frames.append(
       Frame(
         serial: serial, isObject: isObject, isNested: isNested, parentSlot: slot,
         memberBase: members.count))
+    frameKeys.append(nil)
     return serial
   }
 
@@ -328,6 +359,7 @@ struct StreamingState: ~Copyable {
         fingerprintSets.removeLast()
       }
       frames.removeLast(frames.count - (index + 1))
+      frameKeys.removeLast(frameKeys.count - (index + 1))
     }
     if frames[index].isObject { members.removeLast() }
     // The containers opened for the member come last, and their text lies
@@ -368,6 +400,7 @@ struct StreamingState: ~Copyable {
       frames[level].awaitingValue = false
     }
     let frame = frames.removeLast()
+    frameKeys.removeLast()
     if frame.isObject, frame.count > 1, writer.sortsKeys || frame.mayHaveDuplicates {
       reorderMembers(of: frame, indentLevel: level)
     }
@@ -446,27 +479,26 @@ struct StreamingState: ~Copyable {
       reorderedPositions.append(count)
       reorderedPositions.append(contentsOf: positions)
     }
-    if hasInnerContainers { moveRecords(after: frame.serial, from: ranges, to: newStart) }
+    if hasInnerContainers { moveRecords(ofMembersFrom: base, from: ranges, to: newStart) }
   }
 
-  /// Moves the records of the containers opened after `serial` (those
-  /// inside the object being reordered) with the text of their member:
+  /// Moves the records of the containers inside the members of the object
+  /// being reordered (the members from `base` on) with their member's text:
   /// `ranges` are where the members were, `newStart` where each one is now
   /// (-1 for one dropped for a later duplicate).
   private mutating func moveRecords(
-    after serial: Int, from ranges: [Range<Int>], to newStart: [Int]
+    ofMembersFrom base: Int, from ranges: [Range<Int>], to newStart: [Int]
   ) {
-    guard serial + 1 < containers.count else { return }
-    for inner in (serial + 1)..<containers.count where containers[inner].start >= 0 {
-      let start = containers[inner].start
-      var low = 0
-      var high = ranges.count - 1
-      while low < high {
-        let middle = (low + high + 1) / 2
-        if ranges[middle].lowerBound <= start { low = middle } else { high = middle - 1 }
+    for offset in ranges.indices {
+      let shift = newStart[offset] - ranges[offset].lowerBound
+      guard shift != 0 else { continue }
+      let first = members[base + offset].firstContainer
+      let end =
+        base + offset + 1 < members.count
+        ? members[base + offset + 1].firstContainer : containers.count
+      for inner in first..<end where containers[inner].start >= 0 {
+        containers[inner].start = newStart[offset] < 0 ? -1 : containers[inner].start + shift
       }
-      containers[inner].start =
-        newStart[low] < 0 ? -1 : newStart[low] + (start - ranges[low].lowerBound)
     }
   }
 
@@ -481,6 +513,7 @@ struct StreamingState: ~Copyable {
   /// operation fails from now on.
   mutating func stop() {
     frames.removeAll()
+    frameKeys.removeAll()
     members.removeAll()
   }
 
@@ -547,8 +580,19 @@ struct StreamingState: ~Copyable {
 
   /// The coding key of the last member begun in `frame`.
   private func lastMemberKey(of frame: Frame) -> any CodingKey {
-    if frame.isObject, let key = frame.currentKey { return key }
+    if frame.hasStoredKey, let index = frameIndex(frame.serial), let key = frameKeys[index] {
+      return key
+    }
+    if frame.isObject, frame.count > 0 {
+      return AnyCodingKey(stringValue: members[frame.memberBase + frame.count - 1].key)
+    }
     return AnyCodingKey(intValue: max(frame.count - 1, 0))
+  }
+
+  /// The coding key of the last member begun in `frames[index]`, when it
+  /// was stored.
+  func storedKey(ofFrame index: Int) -> (any CodingKey)? {
+    frames[index].hasStoredKey ? frameKeys[index] : nil
   }
 
   // MARK: - Keys

@@ -55,7 +55,9 @@ extension TreeState {
           nodes[node].container = serial
           nodeOfContainer[serial] = node
           setValue(.node(node), of: target)
-          if let key = record.slotKey { nodes[target.node].members[target.member].codingKey = key }
+          if let key = streaming.slotKeys[serial] {
+            nodes[target.node].members[target.member].codingKey = key
+          }
           text.position += 1
           open.append(node)
         } else {
@@ -96,14 +98,14 @@ extension TreeState {
       let positions = streaming.reorderedPositions[(record.reordering + 1)...].prefix(count)
       nodes[node].memberOfSlot = positions.map { inTextOrder[$0] }
     }
-    for frame in streaming.frames.dropFirst() {
+    for (index, frame) in streaming.frames.enumerated().dropFirst() {
       guard let node = nodeOfContainer[frame.serial] else { continue }
       // An element begun but not written yet leaves no text.
       while nodes[node].memberOfSlot.count < frame.count {
         nodes[node].members.append(Member(key: nil, codingKey: nil, value: .pending))
         nodes[node].memberOfSlot.append(nodes[node].members.count - 1)
       }
-      if frame.isObject, frame.count > 0, let key = frame.currentKey {
+      if frame.isObject, frame.count > 0, let key = streaming.storedKey(ofFrame: index) {
         nodes[node].members[nodes[node].memberOfSlot[frame.count - 1]].codingKey = key
       }
     }
