@@ -92,7 +92,9 @@ extension EncodingSession {
     }
     do {
       try writeIndented(into: slot) { writer, indentLevel in
-        try JSONValueWriter.write(value, into: &writer, doubles: doubles, indentLevel: indentLevel)
+        let depth = try JSONValueWriter.write(
+          value, into: &writer, doubles: doubles, indentLevel: indentLevel)
+        if indentLevel + depth > maxDepth { noteTooDeep() }
       }
     } catch EncodingError.invalidValue(let invalid, let context) {
       throw EncodingError.invalidValue(

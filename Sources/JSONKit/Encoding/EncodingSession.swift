@@ -32,7 +32,8 @@ final class EncodingSession {
     }
     streaming.initialize(
       to: StreamingState(
-        options: options.outputFormatting, keepsAllKeys: keepsAllKeys, capacity: capacity))
+        options: options.outputFormatting, keepsAllKeys: keepsAllKeys,
+        maxDepth: options.maxDepth, capacity: capacity))
     handedOver = .allocate(capacity: 1)
     handedOver.initialize(to: nil)
   }
@@ -177,15 +178,39 @@ final class EncodingSession {
 
   // MARK: - Finishing
 
+  /// The deepest nesting written: ``JKEncoder/maxDepth``.
+  var maxDepth: Int { options.maxDepth }
+
+  /// Notes that a value nests deeper than ``maxDepth``.
+  func noteTooDeep() {
+    streaming.pointee.isTooDeep = true
+  }
+
   /// The output; nil when the root value encoded nothing.
   ///
   /// - Throws: `EncodingError.invalidValue` when two writes conflicted
-  ///   (see ``TreeState``), with `value` as the invalid value.
+  ///   (see ``TreeState``), or when containers nest deeper than
+  ///   ``maxDepth``, with `value` as the invalid value.
   func finish(_ value: Any) throws -> ByteWriter? {
     try throwConflict(value)
-    if let tree { return tree.finish() }
-    guard streaming.pointee.finish() else { return nil }
-    return streaming.pointee.takeWriter()
+    let output: ByteWriter?
+    if let tree {
+      output = tree.finish(maxDepth: maxDepth)
+      if tree.isTooDeep { noteTooDeep() }
+    } else {
+      output = streaming.pointee.finish() ? streaming.pointee.takeWriter() : nil
+    }
+    if streaming.pointee.isTooDeep {
+      throw EncodingError.invalidValue(
+        value,
+        EncodingError.Context(
+          codingPath: [],
+          debugDescription:
+            "Unable to encode the given top-level value to JSON: its arrays and objects nest "
+            + "deeper than maxDepth (\(maxDepth))."
+        ))
+    }
+    return output
   }
 
   /// Throws the conflict met while encoding `value`, if any.

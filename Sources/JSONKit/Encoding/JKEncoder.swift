@@ -50,6 +50,7 @@ public final class JKEncoder: @unchecked Sendable {
     var dataEncodingStrategy: DataEncodingStrategy = .base64
     var nonConformingFloatEncodingStrategy: NonConformingFloatEncodingStrategy = .throw
     var userInfo: [CodingUserInfoKey: any Sendable] = [:]
+    var maxDepth = 511
   }
 
   private let lock = NSLock()
@@ -96,6 +97,19 @@ public final class JKEncoder: @unchecked Sendable {
     set { withOptions { $0.nonConformingFloatEncodingStrategy = newValue } }
   }
 
+  /// The deepest nesting of arrays and objects written; a value that nests
+  /// deeper makes `encode` throw `EncodingError.invalidValue`. Default: 511,
+  /// as `JSONEncoder`, which refuses to write 512 levels.
+  ///
+  /// ```swift
+  /// let encoder = JKEncoder()
+  /// encoder.maxDepth = 1000  // for a reader that accepts as deep
+  /// ```
+  public var maxDepth: Int {
+    get { withOptions { $0.maxDepth } }
+    set { withOptions { $0.maxDepth = newValue } }
+  }
+
   /// Values that `encode(to:)` implementations can read from their encoder.
   public var userInfo: [CodingUserInfoKey: any Sendable] {
     get { withOptions { $0.userInfo } }
@@ -109,8 +123,9 @@ public final class JKEncoder: @unchecked Sendable {
   /// - Throws: `EncodingError.invalidValue` for NaN or an infinity (unless
   ///   the non-conforming float strategy says how to write them), for a
   ///   value that encodes nothing at all, for two containers of different
-  ///   kinds (or a container and a single value) asked for one place, and
-  ///   for whatever `encode(to:)` throws.
+  ///   kinds (or a container and a single value) asked for one place, for
+  ///   arrays and objects nested deeper than ``maxDepth``, and for whatever
+  ///   `encode(to:)` throws.
   public func encode<T: Encodable>(_ value: T) throws -> Data {
     try encodeIntoWriter(value).finishData()
   }

@@ -39,6 +39,12 @@ struct StreamingState: ~Copyable {
   /// they were begun.
   private(set) var reorderedPositions: [Int] = []
 
+  /// The deepest nesting written (``JKEncoder/maxDepth``).
+  private let maxDepth: Int
+  /// Whether a container was nested deeper than `maxDepth` (anywhere,
+  /// before or after a hand-over).
+  var isTooDeep = false
+
   /// Converted keys for `.convertToSnakeCase`, by coding key.
   /// Strings that are canonically equivalent are equal dictionary keys but
   /// convert differently (the conversion works on their scalars), so each
@@ -53,8 +59,9 @@ struct StreamingState: ~Copyable {
   /// value, cheap to copy.
   private var frameKeys: [(any CodingKey)?] = []
 
-  init(options: JKOutputFormatting, keepsAllKeys: Bool, capacity: Int) {
+  init(options: JKOutputFormatting, keepsAllKeys: Bool, maxDepth: Int, capacity: Int) {
     writer = ByteWriter(options: options, capacity: capacity)
+    self.maxDepth = maxDepth
     self.keepsAllKeys = keepsAllKeys
     frameKeys.reserveCapacity(16)
     frameKeys.append(nil)
@@ -342,6 +349,7 @@ struct StreamingState: ~Copyable {
         serial: serial, isObject: isObject, isNested: isNested, parentSlot: slot,
         memberBase: members.count))
     frameKeys.append(nil)
+    if frames.count - 1 > maxDepth { isTooDeep = true }
     return serial
   }
 

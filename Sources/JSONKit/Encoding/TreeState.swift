@@ -67,6 +67,10 @@ final class TreeState {
   var nextContainer: Int
   /// The first conflict met; `encode` throws it.
   private(set) var conflict: EncodingError.Context?
+  /// Whether ``finish(maxDepth:)`` wrote a container nested deeper than
+  /// its limit.
+  private(set) var isTooDeep = false
+  private var maxDepth = Int.max
 
   /// The member count from which an object node indexes its keys.
   private static let keyIndexThreshold = 16
@@ -352,9 +356,10 @@ final class TreeState {
 
   /// Writes the tree with the output formatting; nil when the root value
   /// encoded nothing.
-  func finish() -> ByteWriter? {
+  func finish(maxDepth: Int) -> ByteWriter? {
     let root = nodes[0].members[0].value
     if case .pending = root { return nil }
+    self.maxDepth = maxDepth
     var output = ByteWriter(options: formatting, capacity: writer.count + 64)
     write(root, depth: 0, into: &output)
     return output
@@ -372,6 +377,7 @@ final class TreeState {
       }
     case .node(let index):
       let node = nodes[index]
+      if depth + 1 > maxDepth { isTooDeep = true }
       output.openContainer(isObject: node.isObject)
       var order = Array(node.members.indices)
       if node.discardedCount > 0 {

@@ -51,6 +51,8 @@ struct JSONValueWriter {
   /// The open containers around `current`, outermost (the root level) first.
   private var parents: [Level] = []
   private var current = Level.root
+  /// How many containers deep the deepest one written is.
+  private var deepest = 0
 
   private init(doubleStyle: DoubleStyle, baseIndent: Int) {
     self.doubleStyle = doubleStyle
@@ -59,12 +61,15 @@ struct JSONValueWriter {
 
   /// Writes `value` with the writer's formatting options; pretty-printed
   /// lines are indented `indentLevel` levels more than on their own.
+  /// Returns how many containers deep the value nests (0 for a scalar).
+  @discardableResult
   static func write(
     _ value: JSONValue, into writer: inout ByteWriter, doubles: DoubleStyle = .json,
     indentLevel: Int = 0
-  ) throws {
+  ) throws -> Int {
     var walker = JSONValueWriter(doubleStyle: doubles, baseIndent: indentLevel)
     try walker.write(value, into: &writer)
+    return walker.deepest
   }
 
   private mutating func write(_ root: JSONValue, into writer: inout ByteWriter) throws {
@@ -87,6 +92,7 @@ struct JSONValueWriter {
         writer.writeQuoted(string)
       case .array(let elements):
         if elements.isEmpty {
+          deepest = max(deepest, parents.count + 1)
           writer.writeEmptyContainer(isObject: false, indentLevel: parents.count + baseIndent)
         } else {
           writer.openContainer(isObject: false)
@@ -96,6 +102,7 @@ struct JSONValueWriter {
         }
       case .object(let object):
         if object.isEmpty {
+          deepest = max(deepest, parents.count + 1)
           writer.writeEmptyContainer(isObject: true, indentLevel: parents.count + baseIndent)
         } else {
           writer.openContainer(isObject: true)
@@ -138,6 +145,7 @@ struct JSONValueWriter {
   private mutating func open(_ level: Level, into writer: inout ByteWriter) {
     parents.append(current)
     current = level
+    deepest = max(deepest, parents.count)
     writer.beginMember(isFirst: true, indentLevel: parents.count + baseIndent)
   }
 

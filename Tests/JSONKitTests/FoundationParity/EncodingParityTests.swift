@@ -550,3 +550,123 @@ extension FoundationParityTests {
     expectSameEncoding(["someKey": [4: Double.nan]], configure: snakeCase)
   }
 }
+
+// MARK: - The rest of the encoding surface
+
+/// Reads its encoder's `userInfo` into the output.
+private struct UserInfoReader: Encodable {
+  static let key = CodingUserInfoKey(rawValue: "parity")!
+  func encode(to encoder: any Encoder) throws {
+    var container = encoder.singleValueContainer()
+    try container.encode(encoder.userInfo[Self.key] as? String ?? "missing")
+  }
+}
+
+extension FoundationParityTests {
+  @Test func nilsAndOptionalsEncodeAsFoundationEncodesThem() {
+    struct Optionals: Encodable {
+      var present: Int? = 1
+      var absent: Int? = nil
+      func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Key.self)
+        try container.encodeIfPresent(present, forKey: Key("present"))
+        try container.encodeIfPresent(absent, forKey: Key("absent"))
+        try container.encodeNil(forKey: Key("nil"))
+        try container.encode(absent, forKey: Key("explicit"))
+        var list = container.nestedUnkeyedContainer(forKey: Key("list"))
+        try list.encodeNil()
+        try list.encode(absent)
+        var single = container.superEncoder(forKey: Key("single")).singleValueContainer()
+        try single.encodeNil()
+      }
+    }
+    expectSameEncoding(Optionals())
+    expectSameEncoding(Int?.none)
+    expectSameEncoding(Int?.some(3))
+    expectSameEncoding([Int?.none, 1])
+  }
+
+  @Test func userInfoReachesEveryEncoder() {
+    let value = ["a": [UserInfoReader()], "b": [UserInfoReader()]]
+    let outcome = encodeWithBoth(value, userInfo: [UserInfoReader.key: "here"])
+    #expect(outcome.jsonKit == outcome.foundation)
+    #expect(outcome.jsonKit.description.contains("here"))
+  }
+
+  @Test func superEncodersThatEncodeNothingWriteAnEmptyObject() {
+    expectSameEncoding(
+      Counted { encoder in
+        var container = encoder.container(keyedBy: Key.self)
+        _ = container.superEncoder()
+        _ = container.superEncoder(forKey: Key("unused"))
+        try container.encode(1, forKey: Key("a"))
+        var list = container.nestedUnkeyedContainer(forKey: Key("list"))
+        _ = list.superEncoder()
+        try list.encode(2)
+      })
+  }
+
+  @Test func customDateAndDataStrategiesThatWriteNothingOrTwice() {
+    let writesNothing: (JSONEncoder, JKEncoder) -> Void = { foundation, jsonKit in
+      foundation.dateEncodingStrategy = .custom { _, _ in }
+      jsonKit.dateEncodingStrategy = .custom { _, _ in }
+      foundation.dataEncodingStrategy = .custom { _, _ in }
+      jsonKit.dataEncodingStrategy = .custom { _, _ in }
+    }
+    expectSameEncoding(["d": [Date(timeIntervalSince1970: 0)]], configure: writesNothing)
+    expectSameEncoding(["d": Data([1, 2])], configure: writesNothing)
+    // Writing two values through one encoder traps in Foundation.
+    let jsonKit = JKEncoder()
+    jsonKit.dateEncodingStrategy = .custom { date, encoder in
+      var single = encoder.singleValueContainer()
+      try single.encode(1)
+      try single.encode(2)
+    }
+    let outcome = EncodingOutcome { try jsonKit.encode(["d": [Date()]]) }
+    #expect(
+      outcome.withoutDescription == .invalidValue(ParityPath([Key("d"), Key.index(0)]), ""))
+  }
+}
+
+/// Arrays nested `depth` deep.
+private struct Nest: Encodable {
+  var depth: Int
+  func encode(to encoder: any Encoder) throws {
+    var container = encoder.unkeyedContainer()
+    if depth > 1 { try container.encode(Nest(depth: depth - 1)) }
+  }
+}
+
+extension FoundationParityTests {
+  @Test func arraysAndObjectsNested512DeepMakeEncodeThrowAsInFoundation() {
+    func deepValue(_ depth: Int) -> JSONValue {
+      var value: JSONValue = .object([:])
+      for level in 1..<depth { value = level.isMultiple(of: 2) ? ["k": value] : [value] }
+      return value
+    }
+    for depth in [511, 512, 600] {
+      expectSameEncoding(Nest(depth: depth))
+      expectSameEncoding(deepValue(depth))
+      // Under a late container, so that it is written in tree form.
+      expectSameEncoding(
+        Counted { encoder in
+          var container = encoder.container(keyedBy: Key.self)
+          var late = container.nestedUnkeyedContainer(forKey: Key("a"))
+          try container.encode(1, forKey: Key("b"))
+          try late.encode(Nest(depth: depth - 2))
+          try late.encode(deepValue(depth - 2))
+        })
+    }
+    let outcome = encodeWithBoth(Nest(depth: 512))
+    guard case .invalidValue(let path, _) = outcome.jsonKit else {
+      Issue.record("expected invalidValue, got \(outcome.jsonKit)")
+      return
+    }
+    #expect(path == ParityPath([]))
+    // A higher limit writes deeper values, for a decoder set as high.
+    let deep = JKEncoder()
+    deep.maxDepth = 600
+    #expect(throws: Never.self) { try deep.encode(Nest(depth: 600)) }
+    #expect(throws: EncodingError.self) { try deep.encode(Nest(depth: 601)) }
+  }
+}
