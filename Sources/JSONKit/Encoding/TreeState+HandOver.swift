@@ -112,6 +112,45 @@ extension TreeState {
   }
 }
 
+extension TreeState {
+  /// Makes the object or array whose text is at `range` a node in `place`,
+  /// its members staying text; nil when the text is not a container of
+  /// that kind.
+  func expand(
+    _ range: Range<Int>, isObject: Bool, isNested: Bool, into place: (node: Int, member: Int)
+  ) -> Int? {
+    var text = WrittenText()
+    writer.withBytes { text = WrittenText(bytes: $0) }
+    text.position = range.lowerBound
+    guard text.peek() == (isObject ? UInt8(ascii: "{") : UInt8(ascii: "[")) else { return nil }
+    nodes.append(Node(isObject: isObject, isNested: isNested, parent: place))
+    let node = nodes.count - 1
+    setValue(.node(node), of: place)
+    text.position += 1
+    while true {
+      text.skipWhitespace()
+      guard let byte = text.peek(), byte != UInt8(ascii: "}"), byte != UInt8(ascii: "]") else {
+        break
+      }
+      if byte == UInt8(ascii: ",") {
+        text.position += 1
+        text.skipWhitespace()
+      }
+      var name: String?
+      if isObject {
+        name = text.readString()
+        text.skipWhitespace()
+        text.position += 1  // the colon
+        text.skipWhitespace()
+      }
+      let member = addMember(to: node, key: nil, name: name, keepingValue: false)
+      setValue(.scalar(text.skipValue()), of: (node, member))
+    }
+    nodes[node].replaced = nil
+    return node
+  }
+}
+
 /// JSON text that JSONKit wrote, read back: it is known to be well formed,
 /// with only spaces and line breaks between tokens.
 private struct WrittenText {

@@ -257,7 +257,12 @@ final class TreeState {
         existing: Self.kind(nodes[existing].isObject)
       )
       return detachedContainer(isObject: isObject)
-    case .scalar:
+    case .scalar(let range):
+      // An object or array written whole (a `JSONValue`) is shared as one
+      // written through a container is.
+      if let node = expand(range, isObject: isObject, isNested: isNested, into: place) {
+        return container(ofNode: node)
+      }
       noteConflict(at: slot, nested: isNested, Self.kind(isObject), existing: "a single value")
       return detachedContainer(isObject: isObject)
     }

@@ -670,3 +670,33 @@ extension FoundationParityTests {
     #expect(throws: EncodingError.self) { try deep.encode(Nest(depth: 601)) }
   }
 }
+
+extension FoundationParityTests {
+  @Test func aNestedContainerSharesAJSONValueEncodedUnderItsKey() {
+    for lateFirst in [false, true] {
+      expectSameEncoding(
+        Counted { encoder in
+          var container = encoder.container(keyedBy: Key.self)
+          // A container used late first puts the rest in tree form.
+          var late = container.nestedUnkeyedContainer(forKey: Key("late"))
+          if lateFirst {
+            try container.encode(9, forKey: Key("s"))
+            try late.encode(0)
+          }
+          try container.encode(["x": 1, "n": ["m": [true]]] as JSONValue, forKey: Key("o"))
+          try container.encode([1, [2]] as JSONValue, forKey: Key("a"))
+          try container.encode(JSONValue.object([:]), forKey: Key("e"))
+          var object = container.nestedContainer(keyedBy: Key.self, forKey: Key("o"))
+          try object.encode(2, forKey: Key("y"))
+          var inner = object.nestedContainer(keyedBy: Key.self, forKey: Key("n"))
+          try inner.encode("z", forKey: Key("z"))
+          var array = container.nestedUnkeyedContainer(forKey: Key("a"))
+          try array.encode(3)
+          try array.encode(array.count)
+          var empty = container.nestedContainer(keyedBy: Key.self, forKey: Key("e"))
+          try empty.encode(4, forKey: Key("w"))
+          try late.encode(1)
+        })
+    }
+  }
+}
