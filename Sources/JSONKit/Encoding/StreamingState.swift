@@ -55,16 +55,15 @@ struct StreamingState: ~Copyable {
   /// a key strategy makes member names differ from the keys' strings.
   private let keepsAllKeys: Bool
   /// The coding key of the last member begun in each open frame, when
-  /// its `hasStoredKey` says so; kept apart so that a frame stays a plain
-  /// value, cheap to copy.
+  /// its `hasStoredKey` says so (other entries are stale); kept apart so
+  /// that a frame stays a plain value, cheap to copy, and grown only when a
+  /// key is stored.
   private var frameKeys: [(any CodingKey)?] = []
 
   init(options: JKOutputFormatting, keepsAllKeys: Bool, maxDepth: Int, capacity: Int) {
     writer = ByteWriter(options: options, capacity: capacity)
     self.maxDepth = maxDepth
     self.keepsAllKeys = keepsAllKeys
-    frameKeys.reserveCapacity(16)
-    frameKeys.append(nil)
     frames.reserveCapacity(16)
     members.reserveCapacity(64)
     containers.reserveCapacity(64)
@@ -177,6 +176,9 @@ struct StreamingState: ~Copyable {
   private mutating func store<Key: CodingKey>(_ key: Key) {
     let index = frames.count - 1
     if keepsAllKeys || key.intValue != nil {
+      if frameKeys.count <= index {
+        frameKeys.append(contentsOf: repeatElement(nil, count: index + 1 - frameKeys.count))
+      }
       frameKeys[index] = key
       frames[index].hasStoredKey = true
     } else {
@@ -348,7 +350,6 @@ struct StreamingState: ~Copyable {
       Frame(
         serial: serial, isObject: isObject, isNested: isNested, parentSlot: slot,
         memberBase: members.count))
-    frameKeys.append(nil)
     if frames.count - 1 > maxDepth { isTooDeep = true }
     return serial
   }
@@ -367,7 +368,6 @@ struct StreamingState: ~Copyable {
         fingerprintSets.removeLast()
       }
       frames.removeLast(frames.count - (index + 1))
-      frameKeys.removeLast(frameKeys.count - (index + 1))
     }
     if frames[index].isObject { members.removeLast() }
     // The containers opened for the member come last, and their text lies
@@ -408,7 +408,6 @@ struct StreamingState: ~Copyable {
       frames[level].awaitingValue = false
     }
     let frame = frames.removeLast()
-    frameKeys.removeLast()
     if frame.isObject, frame.count > 1, writer.sortsKeys || frame.mayHaveDuplicates {
       reorderMembers(of: frame, indentLevel: level)
     }
