@@ -21,14 +21,14 @@ struct StreamingState: ~Copyable {
 
   /// The open containers, outermost first; `frames[0]` is the root's
   /// pseudo-container.
-  private(set) var frames: [Frame] = []
+  var frames: [Frame] = []
   /// The members of the open objects, in the order they were begun.
-  private(set) var members: [Member] = []
+  var members: [Member] = []
   /// The fingerprint sets of open wide objects, innermost last; kept apart
   /// from the frames so that a frame stays cheap to copy and destroy.
   private var fingerprintSets: [Set<UInt64>] = []
   /// Every container opened, by number.
-  private(set) var containers: [ContainerRecord] = []
+  var containers: [ContainerRecord] = []
   /// The coding key of the member each container fills, by container
   /// number, when its member's name does not tell it (see
   /// `Frame.hasStoredKey`); kept apart so that a record stays a plain value.
@@ -37,7 +37,7 @@ struct StreamingState: ~Copyable {
   /// a key encoded twice), from its record's `reordering` on: the number of
   /// members begun, then the position in the output of each, in the order
   /// they were begun.
-  private(set) var reorderedPositions: [Int] = []
+  var reorderedPositions: [Int] = []
 
   /// The deepest nesting written (``JKEncoder/maxDepth``).
   private let maxDepth: Int
@@ -49,7 +49,7 @@ struct StreamingState: ~Copyable {
   /// Strings that are canonically equivalent are equal dictionary keys but
   /// convert differently (the conversion works on their scalars), so each
   /// entry keeps the key it was made for.
-  private var snakeCaseKeys: [String: (key: String, converted: String)] = [:]
+  var snakeCaseKeys: [String: (key: String, converted: String)] = [:]
 
   /// Keeps every member's coding key, not only those with an int value:
   /// a key strategy makes member names differ from the keys' strings.
@@ -58,7 +58,7 @@ struct StreamingState: ~Copyable {
   /// its `hasStoredKey` says so (other entries are stale); kept apart so
   /// that a frame stays a plain value, cheap to copy, and grown only when a
   /// key is stored.
-  private var frameKeys: [(any CodingKey)?] = []
+  var frameKeys: [(any CodingKey)?] = []
 
   init(options: JKOutputFormatting, keepsAllKeys: Bool, maxDepth: Int, capacity: Int) {
     writer = ByteWriter(options: options, capacity: capacity)
@@ -132,7 +132,7 @@ struct StreamingState: ~Copyable {
   private static let fingerprintSetThreshold = 64
 
   @inline(__always)
-  private func frameIndex(_ serial: Int) -> Int? {
+  func frameIndex(_ serial: Int) -> Int? {
     var index = frames.count - 1
     while index >= 0 {
       if frames[index].serial == serial { return index }
@@ -417,98 +417,6 @@ struct StreamingState: ~Copyable {
     if frame.hasFingerprintSet { fingerprintSets.removeLast() }
   }
 
-  /// Rewrites the members of the object being closed: later duplicates
-  /// replace earlier ones (keeping the first one's place), and with sorted
-  /// keys the members are ordered by the UTF-8 bytes of their keys. The
-  /// records of the containers inside move with their text.
-  private mutating func reorderMembers(of frame: Frame, indentLevel level: Int) {
-    let base = frame.memberBase
-    let separatorLength = writer.memberSeparatorLength(indentLevel: level)
-    let regionStart = members[base].start
-    let regionEnd = writer.count
-    let count = members.count - base
-    var ranges: [Range<Int>] = []
-    ranges.reserveCapacity(count)
-    for index in base..<members.count {
-      let end = index + 1 < members.count ? members[index + 1].start - separatorLength : regionEnd
-      ranges.append(members[index].start..<end)
-    }
-    // Each output position's member (the last one of its key), and each
-    // member's output position.
-    var order: [Int]
-    var positions = [Int](repeating: 0, count: count)
-    if frame.mayHaveDuplicates {
-      var entryOfMember: [Int] = []
-      entryOfMember.reserveCapacity(count)
-      var entryOfKey: [String: Int] = [:]
-      order = []
-      for (offset, member) in members[base...].enumerated() {
-        if let entry = entryOfKey[member.key] {
-          order[entry] = offset
-          entryOfMember.append(entry)
-        } else {
-          entryOfKey[member.key] = order.count
-          entryOfMember.append(order.count)
-          order.append(offset)
-        }
-      }
-      var entries = Array(order.indices)
-      if writer.sortsKeys {
-        entries.sort {
-          ByteWriter.keyPrecedes(members[base + order[$0]].key, members[base + order[$1]].key)
-        }
-      }
-      var positionOfEntry = [Int](repeating: 0, count: order.count)
-      for (position, entry) in entries.enumerated() { positionOfEntry[entry] = position }
-      for member in 0..<count { positions[member] = positionOfEntry[entryOfMember[member]] }
-      order = entries.map { order[$0] }
-    } else {
-      order = Array(0..<count)
-      order.sort { ByteWriter.keyPrecedes(members[base + $0].key, members[base + $1].key) }
-      for (position, member) in order.enumerated() { positions[member] = position }
-    }
-    let region = writer.copyBytes(in: regionStart..<regionEnd)
-    let separator = writer.copyBytes(
-      in: (ranges[1].lowerBound - separatorLength)..<ranges[1].lowerBound)
-    writer.truncate(to: regionStart)
-    let hasInnerContainers = frame.serial + 1 < containers.count
-    var newStart = [Int](repeating: -1, count: hasInnerContainers ? count : 0)
-    var isIdentity = order.count == count
-    for (position, member) in order.enumerated() {
-      if position > 0 { writer.append(separator) }
-      if hasInnerContainers { newStart[member] = writer.count }
-      if member != position { isIdentity = false }
-      let range = ranges[member]
-      writer.append(region[(range.lowerBound - regionStart)..<(range.upperBound - regionStart)])
-    }
-    if !isIdentity {
-      containers[frame.serial].reordering = reorderedPositions.count
-      reorderedPositions.append(count)
-      reorderedPositions.append(contentsOf: positions)
-    }
-    if hasInnerContainers { moveRecords(ofMembersFrom: base, from: ranges, to: newStart) }
-  }
-
-  /// Moves the records of the containers inside the members of the object
-  /// being reordered (the members from `base` on) with their member's text:
-  /// `ranges` are where the members were, `newStart` where each one is now
-  /// (-1 for one dropped for a later duplicate).
-  private mutating func moveRecords(
-    ofMembersFrom base: Int, from ranges: [Range<Int>], to newStart: [Int]
-  ) {
-    for offset in ranges.indices {
-      let shift = newStart[offset] - ranges[offset].lowerBound
-      guard shift != 0 else { continue }
-      let first = members[base + offset].firstContainer
-      let end =
-        base + offset + 1 < members.count
-        ? members[base + offset + 1].firstContainer : containers.count
-      for inner in first..<end where containers[inner].start >= 0 {
-        containers[inner].start = newStart[offset] < 0 ? -1 : containers[inner].start + shift
-      }
-    }
-  }
-
   /// Finishes streaming: closes every container. Returns false when the
   /// root value encoded nothing.
   mutating func finish() -> Bool {
@@ -532,99 +440,4 @@ struct StreamingState: ~Copyable {
     return output
   }
 
-  // MARK: - Coding paths
-
-  // Foundation's paths: a value's encoder has the path of the encoder whose
-  // container the value is encoded into, plus the value's key. A nested
-  // container belongs to the encoder of the container that made it, so the
-  // keys of nested containers are not in the paths of the values encoded
-  // into them (`a.nestedContainer(forKey: "b").encode(x, forKey: "c")`
-  // gives x the path of a's encoder plus "c"). A container's own path, and
-  // the path a custom key strategy sees, do include them.
-
-  /// The coding path of the value in `slot`: that of its encoder; nil when
-  /// only the tree knows it (the slot is not its container's last member,
-  /// or its container is closed).
-  func codingPath(of slot: EncodingSlot) -> [any CodingKey]? {
-    guard let index = frameIndex(slot.container) else { return nil }
-    guard index >= 1 else { return [] }
-    let frame = frames[index]
-    if slot.member == frame.count - 1 {
-      return encoderPath(ofLevel: index, key: lastMemberKey(of: frame))
-    }
-    guard !frame.isObject else { return nil }
-    return encoderPath(ofLevel: index, key: AnyCodingKey(intValue: slot.member))
-  }
-
-  /// The coding path of a value encoded under `key` into the container of
-  /// `frames[level]`.
-  private func encoderPath(ofLevel level: Int, key: any CodingKey) -> [any CodingKey] {
-    var reversedPath = [key]
-    var level = level
-    while true {
-      // frames[0] holds only the root value, whose path is empty.
-      while frames[level].isNested { level -= 1 }
-      level -= 1
-      guard level >= 1 else { break }
-      reversedPath.append(lastMemberKey(of: frames[level]))
-    }
-    return reversedPath.reversed()
-  }
-
-  /// The coding path of the container `container` itself; nil when it is
-  /// closed.
-  func codingPath(ofContainer container: Int) -> [any CodingKey]? {
-    guard var level = frameIndex(container) else { return nil }
-    var nestedKeys: [any CodingKey] = []
-    while frames[level].isNested {
-      nestedKeys.append(lastMemberKey(of: frames[level - 1]))
-      level -= 1
-    }
-    guard level >= 2 else { return nestedKeys.reversed() }
-    return encoderPath(ofLevel: level - 1, key: lastMemberKey(of: frames[level - 1]))
-      + nestedKeys.reversed()
-  }
-
-  /// The coding key of the last member begun in `frame`.
-  private func lastMemberKey(of frame: Frame) -> any CodingKey {
-    if frame.hasStoredKey, let index = frameIndex(frame.serial), let key = frameKeys[index] {
-      return key
-    }
-    if frame.isObject, frame.count > 0 {
-      return AnyCodingKey(stringValue: members[frame.memberBase + frame.count - 1].key)
-    }
-    return AnyCodingKey(intValue: max(frame.count - 1, 0))
-  }
-
-  /// The coding key of the last member begun in `frames[index]`, when it
-  /// was stored.
-  func storedKey(ofFrame index: Int) -> (any CodingKey)? {
-    frames[index].hasStoredKey ? frameKeys[index] : nil
-  }
-
-  // MARK: - Keys
-
-  /// `key` converted to snake_case, converting each distinct key once.
-  mutating func snakeCasedName(of key: any CodingKey) -> String {
-    let original = key.stringValue
-    if let cached = snakeCaseKeys[original] {
-      if Self.haveSameBytes(cached.key, original) { return cached.converted }
-      return KeyConversion.snakeCased(original)
-    }
-    let converted = KeyConversion.snakeCased(original)
-    snakeCaseKeys[original] = (original, converted)
-    return converted
-  }
-
-  /// Whether two strings are the same scalars, not only canonically
-  /// equivalent.
-  private static func haveSameBytes(_ first: String, _ second: String) -> Bool {
-    let same = first.utf8.withContiguousStorageIfAvailable { first in
-      second.utf8.withContiguousStorageIfAvailable { second in
-        first.count == second.count
-          && (first.isEmpty || memcmp(first.baseAddress!, second.baseAddress!, first.count) == 0)
-      }
-    }
-    return (same ?? nil) ?? first.utf8.elementsEqual(second.utf8)
-  }
 }

@@ -700,3 +700,27 @@ extension FoundationParityTests {
     }
   }
 }
+
+extension FoundationParityTests {
+  @Test func aCustomKeyStrategySeesThePathsFoundationGivesIt() {
+    let spellPath: @Sendable ([any CodingKey]) -> any CodingKey = { path in
+      let spelled = path.map { "\($0.stringValue)#\($0.intValue.map(String.init) ?? "-")" }
+      return Key(stringValue: spelled.joined(separator: "/"))
+    }
+    let custom: (JSONEncoder, JKEncoder) -> Void = { foundation, jsonKit in
+      foundation.keyEncodingStrategy = .custom(spellPath)
+      jsonKit.keyEncodingStrategy = .custom(spellPath)
+    }
+    expectSameEncoding(["x": [IntKeyed()]], configure: custom)
+    expectSameEncoding(["late": KeyedSuper()] as [String: Base], configure: custom)
+    expectSameEncoding(
+      Counted { encoder in
+        var container = encoder.container(keyedBy: Key.self)
+        var late = container.nestedContainer(keyedBy: Key.self, forKey: Key(intValue: 4))
+        try container.encode(1, forKey: Key("b"))
+        try late.encode(2, forKey: Key("c"))
+        var inner = late.nestedUnkeyedContainer(forKey: Key("d"))
+        try inner.encode([Key(intValue: 1).stringValue: 5])
+      }, configure: custom)
+  }
+}
