@@ -724,3 +724,28 @@ extension FoundationParityTests {
       }, configure: custom)
   }
 }
+
+extension FoundationParityTests {
+  @Test func containersReportTheirOwnCodingPathAsFoundationDoes() {
+    func spelled(_ path: [any CodingKey]) -> [String] {
+      path.map { "\($0.stringValue)#\($0.intValue.map(String.init) ?? "-")" }
+    }
+    expectSameEncoding(
+      Counted { encoder in
+        var container = encoder.container(keyedBy: Key.self)
+        var nested = container.nestedContainer(keyedBy: Key.self, forKey: Key(intValue: 1))
+        var list = nested.nestedUnkeyedContainer(forKey: Key("l"))
+        var inList = list.nestedContainer(keyedBy: Key.self)
+        var listInList = list.nestedUnkeyedContainer()
+        try container.encode(spelled(container.codingPath), forKey: Key("c"))
+        try inList.encode(spelled(inList.codingPath), forKey: Key("p"))
+        try nested.encode(spelled(nested.codingPath), forKey: Key("n"))
+        try listInList.encode(spelled(listInList.codingPath))
+        try list.encode(spelled(list.codingPath))
+        let base = container.superEncoder(forKey: Key(intValue: 2))
+        var baseContainer = base.container(keyedBy: Key.self)
+        try baseContainer.encode(spelled(baseContainer.codingPath), forKey: Key("b"))
+        try baseContainer.encode(spelled(base.codingPath), forKey: Key("e"))
+      })
+  }
+}
