@@ -33,7 +33,7 @@ extension EncodingSession {
       return try dictionary.encodeMembers(
         into: self, container: openContainer(in: slot, isObject: true, isNested: !byOwnEncoder))
     }
-    try value.encode(to: StreamEncoder(session: self, slot: slot))
+    try value.encode(to: SlotEncoder(session: self, slot: slot))
   }
 
   /// The same value seen as `U`, for callers that have just checked that
@@ -92,7 +92,9 @@ extension EncodingSession {
     }
     do {
       try writeIndented(into: slot) { writer, indentLevel in
-        try JSONValueWriter.write(value, into: &writer, doubles: doubles, indentLevel: indentLevel)
+        let depth = try JSONValueWriter.write(
+          value, into: &writer, doubles: doubles, indentLevel: indentLevel)
+        if indentLevel + depth > maxDepth { noteTooDeep() }
       }
     } catch EncodingError.invalidValue(let invalid, let context) {
       throw EncodingError.invalidValue(
@@ -158,7 +160,7 @@ extension EncodingSession {
   private func write(_ date: Date, into slot: EncodingSlot) throws {
     switch options.dateEncodingStrategy {
     case .deferredToDate:
-      try date.encode(to: StreamEncoder(session: self, slot: slot))
+      try date.encode(to: SlotEncoder(session: self, slot: slot))
     case .secondsSince1970:
       try writeDateNumber(date.timeIntervalSince1970, into: slot)
     case .millisecondsSince1970:
@@ -173,25 +175,25 @@ extension EncodingSession {
         try writeScalar(into: slot) { try $0.writeQuotedChecked(text) }
     #endif
     case .custom(let closure):
-      try closure(date, StreamEncoder(session: self, slot: slot))
+      try closure(date, SlotEncoder(session: self, slot: slot))
       writeEmptyObjectUnlessWritten(slot)
     @unknown default:
-      try date.encode(to: StreamEncoder(session: self, slot: slot))
+      try date.encode(to: SlotEncoder(session: self, slot: slot))
     }
   }
 
   private func write(_ data: Data, into slot: EncodingSlot) throws {
     switch options.dataEncodingStrategy {
     case .deferredToData:
-      try data.encode(to: StreamEncoder(session: self, slot: slot))
+      try data.encode(to: SlotEncoder(session: self, slot: slot))
     case .base64:
       let text = data.base64EncodedString()
       try writeScalar(into: slot) { try $0.writeQuotedChecked(text) }
     case .custom(let closure):
-      try closure(data, StreamEncoder(session: self, slot: slot))
+      try closure(data, SlotEncoder(session: self, slot: slot))
       writeEmptyObjectUnlessWritten(slot)
     @unknown default:
-      try data.encode(to: StreamEncoder(session: self, slot: slot))
+      try data.encode(to: SlotEncoder(session: self, slot: slot))
     }
   }
 }

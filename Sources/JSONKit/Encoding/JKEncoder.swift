@@ -16,10 +16,15 @@ import Foundation
 /// come out in the order the value encoded them, the same on every run.
 /// The strategies are Foundation's own types and behave as Foundation's.
 ///
-/// Values are written straight into one byte buffer as they are encoded;
-/// only a value that encodes into a container after a later sibling was
+/// Values are written straight into one byte buffer as they are encoded.
+/// A value that encodes into a container after a later sibling was
 /// written, or asks again for a nested container it already wrote (both of
-/// which Codable allows), is encoded a second time, through a tree.
+/// which Codable allows), moves what is written so far into a tree and
+/// carries on there: each value's `encode(to:)` runs exactly once.
+///
+/// Where Foundation's `JSONEncoder` traps (two containers of different
+/// kinds, or a container and a single value, for one place), `encode`
+/// throws `EncodingError.invalidValue` with the coding path of that place.
 ///
 /// One encoder may be used from many threads at once.
 public final class JKEncoder: @unchecked Sendable {
@@ -45,6 +50,7 @@ public final class JKEncoder: @unchecked Sendable {
     var dataEncodingStrategy: DataEncodingStrategy = .base64
     var nonConformingFloatEncodingStrategy: NonConformingFloatEncodingStrategy = .throw
     var userInfo: [CodingUserInfoKey: any Sendable] = [:]
+    var maxDepth = 511
   }
 
   private let lock = NSLock()
@@ -91,6 +97,19 @@ public final class JKEncoder: @unchecked Sendable {
     set { withOptions { $0.nonConformingFloatEncodingStrategy = newValue } }
   }
 
+  /// The deepest nesting of arrays and objects written; a value that nests
+  /// deeper makes `encode` throw `EncodingError.invalidValue`. Default: 511,
+  /// as `JSONEncoder`, which refuses to write 512 levels.
+  ///
+  /// ```swift
+  /// let encoder = JKEncoder()
+  /// encoder.maxDepth = 1000  // for a reader that accepts as deep
+  /// ```
+  public var maxDepth: Int {
+    get { withOptions { $0.maxDepth } }
+    set { withOptions { $0.maxDepth = newValue } }
+  }
+
   /// Values that `encode(to:)` implementations can read from their encoder.
   public var userInfo: [CodingUserInfoKey: any Sendable] {
     get { withOptions { $0.userInfo } }
@@ -105,7 +124,10 @@ public final class JKEncoder: @unchecked Sendable {
   ///   the non-conforming float strategy says how to write them), for a
   ///   string or key holding U+0000 or a noncharacter (U+FDD0 to U+FDEF,
   ///   U+nFFFE, U+nFFFF), which JSONKit's reader rejects and so could not
-  ///   read back, for a value that encodes nothing at all, and for whatever
+  ///   read back, for a value that encodes nothing at all, for two
+  ///   containers of different kinds (or a container and a single value)
+  ///   asked for one place, for arrays and objects nested deeper than
+  ///   ``maxDepth``, and for whatever
   ///   `encode(to:)` throws.
   public func encode<T: Encodable>(_ value: T) throws -> Data {
     try encodeIntoWriter(value).finishData()
@@ -147,28 +169,21 @@ public final class JKEncoder: @unchecked Sendable {
     }
   }
 
-  /// Runs `body` with a root encoder, streaming first and through a tree if
-  /// streaming could not follow the order the value encoded in.
-  private func encodeIntoWriter<T>(_ value: T, _ body: (StreamEncoder) throws -> Void) throws
+  /// Runs `body` with a root encoder: streaming, and in tree form from
+  /// the first write that streaming could not honour.
+  private func encodeIntoWriter<T>(_ value: T, _ body: (SlotEncoder) throws -> Void) throws
     -> ByteWriter
   {
     let (options, capacity) = withOptions { ($0, lastOutputSize) }
-    let streaming = EncodingSession(mode: .streaming, options: options, capacity: capacity)
+    let session = EncodingSession(options: options, capacity: capacity)
     do {
-      try body(StreamEncoder(session: streaming, slot: .root))
-    } catch  where streaming.needsTreeMode {
-      // Once streaming gave up, what the value saw (such as a container's
-      // count) was not its own: the tree pass decides whether it throws.
+      try body(SlotEncoder(session: session, slot: .root))
+    } catch {
+      // A conflict is what went wrong first.
+      try session.throwConflict(value)
+      throw error
     }
-    var output: ByteWriter?
-    if !streaming.needsTreeMode {
-      output = try streaming.finishStreaming()
-    } else {
-      let tree = EncodingSession(mode: .tree, options: options, capacity: capacity)
-      try body(StreamEncoder(session: tree, slot: .root))
-      output = try tree.finishTree()
-    }
-    guard let output else {
+    guard let output = try session.finish(value) else {
       throw EncodingError.invalidValue(
         value,
         EncodingError.Context(

@@ -51,6 +51,8 @@ struct JSONValueWriter {
   /// The open containers around `current`, outermost (the root level) first.
   private var parents: [Level] = []
   private var current = Level.root
+  /// How many containers deep the deepest one written is.
+  private var deepest = 0
 
   private init(doubleStyle: DoubleStyle, baseIndent: Int) {
     self.doubleStyle = doubleStyle
@@ -59,19 +61,22 @@ struct JSONValueWriter {
 
   /// Writes `value` with the writer's formatting options; pretty-printed
   /// lines are indented `indentLevel` levels more than on their own.
+  /// Returns how many containers deep the value nests (0 for a scalar).
   ///
   /// Unless `checkingStrings` is false (text for people), a string or key
   /// holding a scalar JSONKit's reader rejects throws
   /// `EncodingError.invalidValue` with the path to it.
+  @discardableResult
   static func write(
     _ value: JSONValue, into writer: inout ByteWriter, doubles: DoubleStyle = .json,
     checkingStrings: Bool = true, indentLevel: Int = 0
-  ) throws {
+  ) throws -> Int {
     var walker = JSONValueWriter(doubleStyle: doubles, baseIndent: indentLevel)
     try walker.write(value, into: &writer)
     if checkingStrings, let scalar = writer.takeUnreadableScalar() {
       throw unreadableError(scalar, in: value, doubles: doubles)
     }
+    return walker.deepest
   }
 
   /// The error for a string or key of `value` that holds `scalar`, with its
@@ -146,24 +151,26 @@ struct JSONValueWriter {
         writer.writeQuoted(string)
       case .array(let elements):
         if elements.isEmpty {
-          writeEmpty(open: UInt8(ascii: "["), close: UInt8(ascii: "]"), into: &writer)
+          deepest = max(deepest, parents.count + 1)
+          writer.writeEmptyContainer(isObject: false, indentLevel: parents.count + baseIndent)
         } else {
-          writer.append(UInt8(ascii: "["))
+          writer.openContainer(isObject: false)
           open(Level(elements: elements, count: elements.count), into: &writer)
           value = elements[0]
           continue walk
         }
       case .object(let object):
         if object.isEmpty {
-          writeEmpty(open: UInt8(ascii: "{"), close: UInt8(ascii: "}"), into: &writer)
+          deepest = max(deepest, parents.count + 1)
+          writer.writeEmptyContainer(isObject: true, indentLevel: parents.count + baseIndent)
         } else {
-          writer.append(UInt8(ascii: "{"))
+          writer.openContainer(isObject: true)
           let order = writer.sortsKeys ? object.positionsSortedByKey() : nil
           let level = Level(
             members: object.members, order: order, isObject: true, count: object.count)
           open(level, into: &writer)
           let member = current.members[current.memberIndex(0)]
-          writeKey(member.key, into: &writer)
+          writer.writeKey(member.key)
           value = member.value
           continue walk
         }
@@ -175,13 +182,10 @@ struct JSONValueWriter {
         let position = current.next
         if position < current.count {
           current.next = position + 1
-          writer.append(UInt8(ascii: ","))
-          if writer.isPrettyPrinted {
-            writer.appendNewline(indentLevel: parents.count + baseIndent)
-          }
+          writer.beginMember(isFirst: false, indentLevel: parents.count + baseIndent)
           if current.isObject {
             let member = current.members[current.memberIndex(position)]
-            writeKey(member.key, into: &writer)
+            writer.writeKey(member.key)
             value = member.value
           } else {
             value = current.elements[position]
@@ -189,10 +193,8 @@ struct JSONValueWriter {
           continue walk
         }
         guard !parents.isEmpty else { return }
-        if writer.isPrettyPrinted {
-          writer.appendNewline(indentLevel: parents.count - 1 + baseIndent)
-        }
-        writer.append(current.isObject ? UInt8(ascii: "}") : UInt8(ascii: "]"))
+        writer.closeContainer(
+          isObject: current.isObject, isEmpty: false, indentLevel: parents.count - 1 + baseIndent)
         current = parents.removeLast()
       }
     }
@@ -202,28 +204,8 @@ struct JSONValueWriter {
   private mutating func open(_ level: Level, into writer: inout ByteWriter) {
     parents.append(current)
     current = level
-    if writer.isPrettyPrinted {
-      writer.appendNewline(indentLevel: parents.count + baseIndent)
-    }
-  }
-
-  private func writeKey(_ key: String, into writer: inout ByteWriter) {
-    writer.writeQuoted(key)
-    if writer.isPrettyPrinted {
-      writer.append(" : ")
-    } else {
-      writer.append(UInt8(ascii: ":"))
-    }
-  }
-
-  /// `[]`, or in pretty output `JSONEncoder`'s "[\n\n<indent>]".
-  private func writeEmpty(open: UInt8, close: UInt8, into writer: inout ByteWriter) {
-    writer.append(open)
-    if writer.isPrettyPrinted {
-      writer.append(UInt8(ascii: "\n"))
-      writer.appendNewline(indentLevel: parents.count + baseIndent)
-    }
-    writer.append(close)
+    deepest = max(deepest, parents.count)
+    writer.beginMember(isFirst: true, indentLevel: parents.count + baseIndent)
   }
 
   private func write(_ double: Double, into writer: inout ByteWriter) throws {

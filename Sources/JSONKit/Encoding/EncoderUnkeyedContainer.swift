@@ -1,5 +1,5 @@
 /// An unkeyed container writing one JSON array.
-struct StreamUnkeyedContainer: UnkeyedEncodingContainer {
+struct EncoderUnkeyedContainer: UnkeyedEncodingContainer {
   let session: EncodingSession
   let container: Int
 
@@ -120,12 +120,12 @@ struct StreamUnkeyedContainer: UnkeyedEncodingContainer {
   ) -> KeyedEncodingContainer<NestedKey> {
     let nested = session.openContainer(in: element(), isObject: true, isNested: true)
     return KeyedEncodingContainer(
-      StreamKeyedContainer<NestedKey>(session: session, container: nested))
+      EncoderKeyedContainer<NestedKey>(session: session, container: nested))
   }
 
   mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
     let nested = session.openContainer(in: element(), isObject: false, isNested: true)
-    return StreamUnkeyedContainer(session: session, container: nested)
+    return EncoderUnkeyedContainer(session: session, container: nested)
   }
 
   mutating func superEncoder() -> any Encoder {
@@ -133,6 +133,6 @@ struct StreamUnkeyedContainer: UnkeyedEncodingContainer {
     // asked for) only when the super-encoder is released, so until then its
     // `count` leaves it out. When that happens depends on ARC, not on the
     // code, so the element is begun, and counted, here.
-    StreamEncoder(session: session, slot: element())
+    SlotEncoder(session: session, slot: element())
   }
 }

@@ -3,7 +3,7 @@
 ///
 /// Three words in all, so passing it as `any Encoder` stores it inline in the
 /// existential: descending into a nested value allocates nothing.
-struct StreamEncoder: Encoder, SingleValueEncodingContainer {
+struct SlotEncoder: Encoder, SingleValueEncodingContainer {
   let session: EncodingSession
   let slot: EncodingSlot
 
@@ -17,11 +17,12 @@ struct StreamEncoder: Encoder, SingleValueEncodingContainer {
 
   func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
     let container = session.openContainer(in: slot, isObject: true)
-    return KeyedEncodingContainer(StreamKeyedContainer<Key>(session: session, container: container))
+    return KeyedEncodingContainer(
+      EncoderKeyedContainer<Key>(session: session, container: container))
   }
 
   func unkeyedContainer() -> any UnkeyedEncodingContainer {
-    StreamUnkeyedContainer(
+    EncoderUnkeyedContainer(
       session: session, container: session.openContainer(in: slot, isObject: false))
   }
 

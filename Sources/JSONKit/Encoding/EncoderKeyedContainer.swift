@@ -1,5 +1,5 @@
 /// A keyed container writing one JSON object.
-struct StreamKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
+struct EncoderKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
   let session: EncodingSession
   let container: Int
 
@@ -124,19 +124,19 @@ struct StreamKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
   ) -> KeyedEncodingContainer<NestedKey> {
     let nested = session.openContainer(in: containerMember(key), isObject: true, isNested: true)
     return KeyedEncodingContainer(
-      StreamKeyedContainer<NestedKey>(session: session, container: nested))
+      EncoderKeyedContainer<NestedKey>(session: session, container: nested))
   }
 
   mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
     let nested = session.openContainer(in: containerMember(key), isObject: false, isNested: true)
-    return StreamUnkeyedContainer(session: session, container: nested)
+    return EncoderUnkeyedContainer(session: session, container: nested)
   }
 
   mutating func superEncoder() -> any Encoder {
-    StreamEncoder(session: session, slot: member(AnyCodingKey(stringValue: "super")))
+    SlotEncoder(session: session, slot: member(AnyCodingKey(stringValue: "super")))
   }
 
   mutating func superEncoder(forKey key: Key) -> any Encoder {
-    StreamEncoder(session: session, slot: member(key))
+    SlotEncoder(session: session, slot: member(key))
   }
 }

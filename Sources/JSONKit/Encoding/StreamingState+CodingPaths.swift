@@ -1,0 +1,101 @@
+import Foundation
+
+/// The coding paths streaming reports, and the names keys are written
+/// under.
+extension StreamingState {
+  // MARK: - Coding paths
+
+  // Foundation's paths: a value's encoder has the path of the encoder whose
+  // container the value is encoded into, plus the value's key. A nested
+  // container belongs to the encoder of the container that made it, so the
+  // keys of nested containers are not in the paths of the values encoded
+  // into them (`a.nestedContainer(forKey: "b").encode(x, forKey: "c")`
+  // gives x the path of a's encoder plus "c"). A container's own path, and
+  // the path a custom key strategy sees, do include them.
+
+  /// The coding path of the value in `slot`: that of its encoder; nil when
+  /// only the tree knows it (the slot is not its container's last member,
+  /// or its container is closed).
+  func codingPath(of slot: EncodingSlot) -> [any CodingKey]? {
+    guard let index = frameIndex(slot.container) else { return nil }
+    guard index >= 1 else { return [] }
+    let frame = frames[index]
+    if slot.member == frame.count - 1 {
+      return encoderPath(ofLevel: index, key: lastMemberKey(of: frame))
+    }
+    guard !frame.isObject else { return nil }
+    return encoderPath(ofLevel: index, key: AnyCodingKey(intValue: slot.member))
+  }
+
+  /// The coding path of a value encoded under `key` into the container of
+  /// `frames[level]`.
+  private func encoderPath(ofLevel level: Int, key: any CodingKey) -> [any CodingKey] {
+    var reversedPath = [key]
+    var level = level
+    while true {
+      // frames[0] holds only the root value, whose path is empty.
+      while frames[level].isNested { level -= 1 }
+      level -= 1
+      guard level >= 1 else { break }
+      reversedPath.append(lastMemberKey(of: frames[level]))
+    }
+    return reversedPath.reversed()
+  }
+
+  /// The coding path of the container `container` itself; nil when it is
+  /// closed.
+  func codingPath(ofContainer container: Int) -> [any CodingKey]? {
+    guard var level = frameIndex(container) else { return nil }
+    var nestedKeys: [any CodingKey] = []
+    while frames[level].isNested {
+      nestedKeys.append(lastMemberKey(of: frames[level - 1]))
+      level -= 1
+    }
+    guard level >= 2 else { return nestedKeys.reversed() }
+    return encoderPath(ofLevel: level - 1, key: lastMemberKey(of: frames[level - 1]))
+      + nestedKeys.reversed()
+  }
+
+  /// The coding key of the last member begun in `frame`.
+  private func lastMemberKey(of frame: Frame) -> any CodingKey {
+    if frame.hasStoredKey, let index = frameIndex(frame.serial), let key = frameKeys[index] {
+      return key
+    }
+    if frame.isObject, frame.count > 0 {
+      return AnyCodingKey(stringValue: members[frame.memberBase + frame.count - 1].key)
+    }
+    return AnyCodingKey(intValue: max(frame.count - 1, 0))
+  }
+
+  /// The coding key of the last member begun in `frames[index]`, when it
+  /// was stored.
+  func storedKey(ofFrame index: Int) -> (any CodingKey)? {
+    frames[index].hasStoredKey ? frameKeys[index] : nil
+  }
+
+  // MARK: - Keys
+
+  /// `key` converted to snake_case, converting each distinct key once.
+  mutating func snakeCasedName(of key: any CodingKey) -> String {
+    let original = key.stringValue
+    if let cached = snakeCaseKeys[original] {
+      if Self.haveSameBytes(cached.key, original) { return cached.converted }
+      return KeyConversion.snakeCased(original)
+    }
+    let converted = KeyConversion.snakeCased(original)
+    snakeCaseKeys[original] = (original, converted)
+    return converted
+  }
+
+  /// Whether two strings are the same scalars, not only canonically
+  /// equivalent.
+  private static func haveSameBytes(_ first: String, _ second: String) -> Bool {
+    let same = first.utf8.withContiguousStorageIfAvailable { first in
+      second.utf8.withContiguousStorageIfAvailable { second in
+        first.count == second.count
+          && (first.isEmpty || memcmp(first.baseAddress!, second.baseAddress!, first.count) == 0)
+      }
+    }
+    return (same ?? nil) ?? first.utf8.elementsEqual(second.utf8)
+  }
+}

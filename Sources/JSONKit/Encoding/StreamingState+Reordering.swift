@@ -1,0 +1,97 @@
+/// Reordering an object's members in place when it closes: for sorted
+/// keys, and for a key encoded twice (the last value wins, in the first
+/// one's place). The records of the containers inside move with their
+/// text, so that a hand-over still finds them.
+extension StreamingState {
+  /// Rewrites the members of the object being closed: later duplicates
+  /// replace earlier ones (keeping the first one's place), and with sorted
+  /// keys the members are ordered by the UTF-8 bytes of their keys. The
+  /// records of the containers inside move with their text.
+  mutating func reorderMembers(of frame: Frame, indentLevel level: Int) {
+    let base = frame.memberBase
+    let separatorLength = writer.memberSeparatorLength(indentLevel: level)
+    let regionStart = members[base].start
+    let regionEnd = writer.count
+    let count = members.count - base
+    var ranges: [Range<Int>] = []
+    ranges.reserveCapacity(count)
+    for index in base..<members.count {
+      let end = index + 1 < members.count ? members[index + 1].start - separatorLength : regionEnd
+      ranges.append(members[index].start..<end)
+    }
+    // Each output position's member (the last one of its key), and each
+    // member's output position.
+    var order: [Int]
+    var positions = [Int](repeating: 0, count: count)
+    if frame.mayHaveDuplicates {
+      var entryOfMember: [Int] = []
+      entryOfMember.reserveCapacity(count)
+      var entryOfKey: [String: Int] = [:]
+      order = []
+      for (offset, member) in members[base...].enumerated() {
+        if let entry = entryOfKey[member.key] {
+          order[entry] = offset
+          entryOfMember.append(entry)
+        } else {
+          entryOfKey[member.key] = order.count
+          entryOfMember.append(order.count)
+          order.append(offset)
+        }
+      }
+      var entries = Array(order.indices)
+      if writer.sortsKeys {
+        entries.sort {
+          ByteWriter.keyPrecedes(members[base + order[$0]].key, members[base + order[$1]].key)
+        }
+      }
+      var positionOfEntry = [Int](repeating: 0, count: order.count)
+      for (position, entry) in entries.enumerated() { positionOfEntry[entry] = position }
+      for member in 0..<count { positions[member] = positionOfEntry[entryOfMember[member]] }
+      order = entries.map { order[$0] }
+    } else {
+      order = Array(0..<count)
+      order.sort { ByteWriter.keyPrecedes(members[base + $0].key, members[base + $1].key) }
+      for (position, member) in order.enumerated() { positions[member] = position }
+    }
+    let region = writer.copyBytes(in: regionStart..<regionEnd)
+    let separator = writer.copyBytes(
+      in: (ranges[1].lowerBound - separatorLength)..<ranges[1].lowerBound)
+    writer.truncate(to: regionStart)
+    let hasInnerContainers = frame.serial + 1 < containers.count
+    var newStart = [Int](repeating: -1, count: hasInnerContainers ? count : 0)
+    var isIdentity = order.count == count
+    for (position, member) in order.enumerated() {
+      if position > 0 { writer.append(separator) }
+      if hasInnerContainers { newStart[member] = writer.count }
+      if member != position { isIdentity = false }
+      let range = ranges[member]
+      writer.append(region[(range.lowerBound - regionStart)..<(range.upperBound - regionStart)])
+    }
+    if !isIdentity {
+      containers[frame.serial].reordering = reorderedPositions.count
+      reorderedPositions.append(count)
+      reorderedPositions.append(contentsOf: positions)
+    }
+    if hasInnerContainers { moveRecords(ofMembersFrom: base, from: ranges, to: newStart) }
+  }
+
+  /// Moves the records of the containers inside the members of the object
+  /// being reordered (the members from `base` on) with their member's text:
+  /// `ranges` are where the members were, `newStart` where each one is now
+  /// (-1 for one dropped for a later duplicate).
+  private mutating func moveRecords(
+    ofMembersFrom base: Int, from ranges: [Range<Int>], to newStart: [Int]
+  ) {
+    for offset in ranges.indices {
+      let shift = newStart[offset] - ranges[offset].lowerBound
+      guard shift != 0 else { continue }
+      let first = members[base + offset].firstContainer
+      let end =
+        base + offset + 1 < members.count
+        ? members[base + offset + 1].firstContainer : containers.count
+      for inner in first..<end where containers[inner].start >= 0 {
+        containers[inner].start = newStart[offset] < 0 ? -1 : containers[inner].start + shift
+      }
+    }
+  }
+}

@@ -1,0 +1,459 @@
+import Foundation
+
+/// The state of an ``EncodingSession`` while it streams: every value is
+/// written straight into one byte buffer as it is encoded.
+///
+/// That works whenever values are encoded in the order they appear in the
+/// output, which is what synthesized `encode(to:)` implementations (and
+/// nearly every hand-written one) do. Sorted keys and keys encoded twice
+/// are handled here too, by reordering an object's members in place when it
+/// closes.
+///
+/// Each operation that streaming cannot honour (a write into a container
+/// after a later sibling was written, a nested container asked again under
+/// a key already written) returns nil or false and changes nothing; the
+/// session then hands what is written over to ``TreeState``. For that, the
+/// state keeps a small record of every container it opened (where its text
+/// starts, and the key of the member it fills), and how each reordered
+/// object's members moved.
+struct StreamingState: ~Copyable {
+  var writer: ByteWriter
+
+  /// The open containers, outermost first; `frames[0]` is the root's
+  /// pseudo-container.
+  var frames: [Frame] = []
+  /// The members of the open objects, in the order they were begun.
+  var members: [Member] = []
+  /// The fingerprint sets of open wide objects, innermost last; kept apart
+  /// from the frames so that a frame stays cheap to copy and destroy.
+  private var fingerprintSets: [Set<UInt64>] = []
+  /// Every container opened, by number.
+  var containers: [ContainerRecord] = []
+  /// The coding key of the member each container fills, by container
+  /// number, when its member's name does not tell it (see
+  /// `Frame.hasStoredKey`); kept apart so that a record stays a plain value.
+  private(set) var slotKeys: [Int: any CodingKey] = [:]
+  /// For each closed object whose members were reordered (sorted keys, or
+  /// a key encoded twice), from its record's `reordering` on: the number of
+  /// members begun, then the position in the output of each, in the order
+  /// they were begun.
+  var reorderedPositions: [Int] = []
+
+  /// The deepest nesting written (``JKEncoder/maxDepth``).
+  private let maxDepth: Int
+  /// Whether a container was nested deeper than `maxDepth` (anywhere,
+  /// before or after a hand-over).
+  var isTooDeep = false
+  /// The error for the first object key holding a scalar JSONKit's reader
+  /// rejects. A key is written where no error can be thrown (a nested
+  /// container's key), so the encode call throws it once it is done.
+  var unreadableKeyError: EncodingError?
+
+  /// Converted keys for `.convertToSnakeCase`, by coding key.
+  /// Strings that are canonically equivalent are equal dictionary keys but
+  /// convert differently (the conversion works on their scalars), so each
+  /// entry keeps the key it was made for.
+  var snakeCaseKeys: [String: (key: String, converted: String)] = [:]
+
+  /// Keeps every member's coding key, not only those with an int value:
+  /// a key strategy makes member names differ from the keys' strings.
+  private let keepsAllKeys: Bool
+  /// The coding key of the last member begun in each open frame, when
+  /// its `hasStoredKey` says so (other entries are stale); kept apart so
+  /// that a frame stays a plain value, cheap to copy, and grown only when a
+  /// key is stored.
+  var frameKeys: [(any CodingKey)?] = []
+
+  init(options: JKOutputFormatting, keepsAllKeys: Bool, maxDepth: Int, capacity: Int) {
+    writer = ByteWriter(options: options, capacity: capacity)
+    self.maxDepth = maxDepth
+    self.keepsAllKeys = keepsAllKeys
+    frames.reserveCapacity(16)
+    members.reserveCapacity(64)
+    containers.reserveCapacity(64)
+    frames.append(
+      Frame(serial: 0, isObject: false, isNested: false, parentSlot: .root, memberBase: 0))
+    frames[0].count = 1
+    frames[0].awaitingValue = true
+    containers.append(ContainerRecord(start: -1, isObject: false, isNested: false))
+  }
+
+  /// An open container.
+  struct Frame {
+    let serial: Int
+    let isObject: Bool
+    /// Whether a container opened it as a nested container (see
+    /// ``codingPath(of:)``).
+    let isNested: Bool
+    // The flags come together, where they pack into one word.
+    /// Whether the last member was begun but has no value yet.
+    var awaitingValue = false
+    /// Whether two members' keys may be equal (their fingerprints are).
+    var mayHaveDuplicates = false
+    /// Whether the object is wide enough that its members' fingerprints are
+    /// kept in a set, the last of `fingerprintSets`: the bits below fill up
+    /// after a few dozen members, and scanning on every hit would make
+    /// writing an object quadratic in its size.
+    var hasFingerprintSet = false
+    /// The slot the container fills in its parent.
+    let parentSlot: EncodingSlot
+    /// Members (or elements) begun so far.
+    var count = 0
+    /// Where this object's members start in `members`.
+    let memberBase: Int
+    /// Whether `frameKeys` holds the coding key of the last member begun:
+    /// one with an int value, or any under a key strategy. Other keys are
+    /// their member's name.
+    var hasStoredKey = false
+    /// One bit per member fingerprint (its low 7 bits): a member whose bit
+    /// is clear cannot repeat an earlier key, so most members skip the scan.
+    var fingerprintBits: (UInt64, UInt64) = (0, 0)
+  }
+
+  /// One member of an open object: its key, a fingerprint of the key for
+  /// finding duplicates cheaply, and where its text starts.
+  struct Member {
+    let key: String
+    let fingerprint: UInt64
+    let start: Int
+    /// The number of the first container opened inside it, if any.
+    let firstContainer: Int
+  }
+
+  /// What a hand-over needs to know of a container opened while streaming.
+  struct ContainerRecord {
+    /// Where its `{` or `[` is in the output; -1 once its text was taken
+    /// out (its member failed, or a later one for the same key replaced it).
+    var start: Int
+    let isObject: Bool
+    let isNested: Bool
+    /// Where the positions of its members are in `reorderedPositions`, if
+    /// it was reordered.
+    var reordering = -1
+  }
+
+  /// The member count from which an object tracks its fingerprints in a set.
+  private static let fingerprintSetThreshold = 64
+
+  @inline(__always)
+  func frameIndex(_ serial: Int) -> Int? {
+    var index = frames.count - 1
+    while index >= 0 {
+      if frames[index].serial == serial { return index }
+      index -= 1
+    }
+    return nil
+  }
+
+  /// Makes `slot` the place where the next bytes go: its container becomes
+  /// the innermost open one (finishing any deeper ones), and the slot must be
+  /// the container's last member, still without a value. False when it
+  /// cannot be.
+  @inline(__always)
+  private mutating func prepare(_ slot: EncodingSlot) -> Bool {
+    guard let index = frameIndex(slot.container),
+      frames[index].count - 1 == slot.member, frames[index].awaitingValue
+    else { return false }
+    while frames.count - 1 > index { closeInnermost() }
+    return true
+  }
+
+  private var indentLevel: Int { frames.count - 1 }
+
+  // MARK: - Members
+
+  /// Begins a member of the object `container` (or an element of the array)
+  /// and returns the slot for its value and where the member's text starts
+  /// (its separator included); nil when the container is closed.
+  @inline(__always)
+  mutating func beginMember<Key: CodingKey>(of container: Int, key: Key, name: String)
+    -> (slot: EncodingSlot, start: Int)?
+  {
+    guard let begun = begin(of: container, name: name) else { return nil }
+    store(key)
+    if writer.unreadableScalar != nil { noteUnreadableKey(name, of: begun.slot) }
+    return (begun.slot, begun.start)
+  }
+
+  /// Keeps the error for the key `name` of the member just begun in `slot`,
+  /// which holds a scalar JSONKit's reader rejects, unless an earlier key's
+  /// error is kept.
+  @inline(never)
+  private mutating func noteUnreadableKey(_ name: String, of slot: EncodingSlot) {
+    guard let scalar = writer.takeUnreadableScalar(), unreadableKeyError == nil else { return }
+    unreadableKeyError = UnreadableScalar(scalar, in: name).keyError(
+      codingPath: codingPath(of: slot) ?? [])
+  }
+
+  /// Keeps the coding key of the member just begun in the innermost frame,
+  /// when its name does not tell it.
+  @inline(__always)
+  private mutating func store<Key: CodingKey>(_ key: Key) {
+    let index = frames.count - 1
+    if keepsAllKeys || key.intValue != nil {
+      if frameKeys.count <= index {
+        frameKeys.append(contentsOf: repeatElement(nil, count: index + 1 - frameKeys.count))
+      }
+      frameKeys[index] = key
+      frames[index].hasStoredKey = true
+    } else {
+      frames[index].hasStoredKey = false
+    }
+  }
+
+  /// ``beginMember(of:key:name:)`` for an element of the array `container`,
+  /// made separately so that elements pay for no key.
+  @inline(__always)
+  mutating func beginElement(of container: Int) -> (slot: EncodingSlot, start: Int)? {
+    guard let begun = begin(of: container, name: nil) else { return nil }
+    return (begun.slot, begun.start)
+  }
+
+  /// Begins the member `name` of the object `container` for a nested
+  /// container. Foundation hands a nested container asked for under a key
+  /// that already holds an object (or array) that same object, so that both
+  /// containers write into it; streaming cannot reopen a value it has
+  /// written, so it returns nil for such a request, having written nothing.
+  mutating func beginContainerMember<Key: CodingKey>(of container: Int, key: Key, name: String)
+    -> EncodingSlot?
+  {
+    guard let begun = begin(of: container, name: name) else { return nil }
+    store(key)
+    if writer.unreadableScalar != nil { noteUnreadableKey(name, of: begun.slot) }
+    if begun.mayRepeat, repeatsEarlierMember(begun.slot) {
+      // Take the member out again, as a failed member is.
+      discardMember(begun.slot, startingAt: begun.start)
+      return nil
+    }
+    return begun.slot
+  }
+
+  /// Whether the member in `slot`, just begun, has the key of an earlier
+  /// member of its object.
+  private func repeatsEarlierMember(_ slot: EncodingSlot) -> Bool {
+    guard let index = frameIndex(slot.container), let last = members.last else { return false }
+    var other = frames[index].memberBase
+    while other < members.count - 1 {
+      if members[other].fingerprint == last.fingerprint, members[other].key == last.key {
+        return true
+      }
+      other += 1
+    }
+    return false
+  }
+
+  /// Begins a member (or element); also says whether an earlier member of
+  /// the object may have the same key.
+  @inline(__always)
+  private mutating func begin(of container: Int, name: String?)
+    -> (slot: EncodingSlot, start: Int, mayRepeat: Bool)?
+  {
+    guard let index = frameIndex(container) else { return nil }
+    while frames.count - 1 > index { closeInnermost() }
+    if frames[index].awaitingValue { writeEmptyObject() }
+    let memberStart = writer.count
+    var mayRepeat = false
+    writer.beginMember(isFirst: frames[index].count == 0, indentLevel: indentLevel)
+    if let name {
+      let start = writer.count
+      writer.writeQuoted(name)
+      let fingerprint = writer.fingerprint(from: start)
+      mayRepeat = noteFingerprint(fingerprint, inFrame: index)
+      members.append(
+        Member(
+          key: name, fingerprint: fingerprint, start: start, firstContainer: containers.count))
+      writer.writeKeySeparator()
+    }
+    frames[index].count += 1
+    frames[index].awaitingValue = true
+    return (
+      EncodingSlot(container: container, member: frames[index].count - 1), memberStart, mayRepeat
+    )
+  }
+
+  /// Notes the fingerprint of the member being begun in `frames[index]`,
+  /// marking the object when an earlier member may have the same key; returns
+  /// whether one may.
+  @inline(__always)
+  private mutating func noteFingerprint(_ fingerprint: UInt64, inFrame index: Int) -> Bool {
+    if frames[index].count >= Self.fingerprintSetThreshold {
+      return noteFingerprintInSet(fingerprint, inFrame: index)
+    }
+    let bit = UInt64(1) << (fingerprint & 63)
+    let seen =
+      fingerprint & 64 == 0
+      ? frames[index].fingerprintBits.0 & bit : frames[index].fingerprintBits.1 & bit
+    if seen == 0 {
+      if fingerprint & 64 == 0 {
+        frames[index].fingerprintBits.0 |= bit
+      } else {
+        frames[index].fingerprintBits.1 |= bit
+      }
+    } else if !frames[index].mayHaveDuplicates {
+      var other = frames[index].memberBase
+      while other < members.count {
+        if members[other].fingerprint == fingerprint {
+          frames[index].mayHaveDuplicates = true
+          break
+        }
+        other += 1
+      }
+    }
+    return seen != 0
+  }
+
+  /// ``noteFingerprint(_:inFrame:)`` for a wide object, which is the
+  /// innermost open container.
+  private mutating func noteFingerprintInSet(_ fingerprint: UInt64, inFrame index: Int) -> Bool {
+    if !frames[index].hasFingerprintSet {
+      var fingerprints = Set<UInt64>(minimumCapacity: 4 * Self.fingerprintSetThreshold)
+      for member in members[frames[index].memberBase...] {
+        fingerprints.insert(member.fingerprint)
+      }
+      fingerprintSets.append(fingerprints)
+      frames[index].hasFingerprintSet = true
+    }
+    if !fingerprintSets[fingerprintSets.count - 1].insert(fingerprint).inserted {
+      frames[index].mayHaveDuplicates = true
+      return true
+    }
+    return false
+  }
+
+  // MARK: - Values
+
+  /// Writes a scalar into `slot`; false when streaming cannot.
+  @inline(__always)
+  mutating func writeScalar(into slot: EncodingSlot, _ write: (inout ByteWriter) throws -> Void)
+    rethrows -> Bool
+  {
+    guard prepare(slot) else { return false }
+    try write(&writer)
+    frames[frames.count - 1].awaitingValue = false
+    return true
+  }
+
+  /// Writes a whole value's text into `slot`, as ``writeScalar(into:_:)``
+  /// does, telling `write` how deeply the value's line is indented.
+  mutating func writeIndented(
+    into slot: EncodingSlot, _ write: (inout ByteWriter, Int) throws -> Void
+  ) rethrows -> Bool {
+    guard prepare(slot) else { return false }
+    try write(&writer, indentLevel)
+    frames[frames.count - 1].awaitingValue = false
+    return true
+  }
+
+  /// Opens an array or object in `slot`, or returns the one already there
+  /// (an encoder may ask for its container more than once); nil when
+  /// streaming cannot.
+  mutating func openContainer(in slot: EncodingSlot, isObject: Bool, isNested: Bool) -> Int? {
+    if let index = frameIndex(slot.container), index + 1 < frames.count,
+      frames[index + 1].parentSlot == slot, frames[index + 1].isObject == isObject
+    {
+      while frames.count - 1 > index + 1 { closeInnermost() }
+      return frames[index + 1].serial
+    }
+    guard prepare(slot) else { return nil }
+    let parent = frames.count - 1
+    frames[parent].awaitingValue = false
+    let serial = containers.count
+    if frames[parent].hasStoredKey, let key = frameKeys[parent] { slotKeys[serial] = key }
+    containers.append(
+      ContainerRecord(start: writer.count, isObject: isObject, isNested: isNested))
+    writer.openContainer(isObject: isObject)
+    frames.append(
+      Frame(
+        serial: serial, isObject: isObject, isNested: isNested, parentSlot: slot,
+        memberBase: members.count))
+    if frames.count - 1 > maxDepth { isTooDeep = true }
+    return serial
+  }
+
+  /// Takes out the member in `slot`, whose text starts at `start`, and all
+  /// that was written for it; false when members were begun after it, which
+  /// only the tree can take it out from between.
+  @discardableResult
+  mutating func discardMember(_ slot: EncodingSlot, startingAt start: Int) -> Bool {
+    guard let index = frameIndex(slot.container), frames[index].count - 1 == slot.member else {
+      return false
+    }
+    if index + 1 < frames.count {
+      members.removeLast(members.count - frames[index + 1].memberBase)
+      for frame in frames[(index + 1)...] where frame.hasFingerprintSet {
+        fingerprintSets.removeLast()
+      }
+      frames.removeLast(frames.count - (index + 1))
+    }
+    if frames[index].isObject { members.removeLast() }
+    // The containers opened for the member come last, and their text lies
+    // after its start.
+    var serial = containers.count - 1
+    while serial > 0, containers[serial].start >= start || containers[serial].start < 0 {
+      containers[serial].start = -1
+      serial -= 1
+    }
+    writer.truncate(to: start)
+    frames[index].count -= 1
+    frames[index].awaitingValue = false
+    return true
+  }
+
+  /// Whether nothing has been written into `slot` yet.
+  func isUnwritten(_ slot: EncodingSlot) -> Bool {
+    guard let index = frameIndex(slot.container) else { return false }
+    return frames[index].count - 1 == slot.member && frames[index].awaitingValue
+  }
+
+  /// The number of members begun in `container`; nil when it is closed.
+  func count(of container: Int) -> Int? {
+    guard let index = frameIndex(container) else { return nil }
+    return frames[index].count
+  }
+
+  /// Foundation writes `{}` for a value that encoded nothing.
+  private mutating func writeEmptyObject() {
+    writer.writeEmptyContainer(isObject: true, indentLevel: indentLevel)
+  }
+
+  /// Closes the innermost open container.
+  private mutating func closeInnermost() {
+    let level = indentLevel
+    if frames[level].awaitingValue {
+      writeEmptyObject()
+      frames[level].awaitingValue = false
+    }
+    let frame = frames.removeLast()
+    if frame.isObject, frame.count > 1, writer.sortsKeys || frame.mayHaveDuplicates {
+      reorderMembers(of: frame, indentLevel: level)
+    }
+    writer.closeContainer(
+      isObject: frame.isObject, isEmpty: frame.count == 0, indentLevel: level - 1)
+    if frame.isObject { members.removeLast(members.count - frame.memberBase) }
+    if frame.hasFingerprintSet { fingerprintSets.removeLast() }
+  }
+
+  /// Finishes streaming: closes every container. Returns false when the
+  /// root value encoded nothing.
+  mutating func finish() -> Bool {
+    while frames.count > 1 { closeInnermost() }
+    return !frames[0].awaitingValue
+  }
+
+  /// Ends streaming after a hand-over: with no open container, every
+  /// operation fails from now on.
+  mutating func stop() {
+    frames.removeAll()
+    frameKeys.removeAll()
+    members.removeAll()
+  }
+
+  /// The output, or the text written so far for a hand-over; nothing may
+  /// be written afterwards.
+  mutating func takeWriter() -> ByteWriter {
+    var output = ByteWriter(options: [], capacity: 16)
+    swap(&output, &writer)
+    return output
+  }
+
+}

@@ -1,0 +1,425 @@
+/// The state of an ``EncodingSession`` after streaming met a write it could
+/// not honour: every container is a node, every scalar a range of text,
+/// and the whole tree is written when encoding ends.
+///
+/// A tree starts from what streaming wrote (see `TreeState+HandOver.swift`)
+/// and carries on from there, so each value's `encode(to:)` runs once.
+///
+/// It also holds Codable's rules for two writes into one place: a nested
+/// container asked for again under the same key, or an encoder's container
+/// asked for twice, shares the object or array already there, as in
+/// Foundation; a container of the other kind, or a single value, where a
+/// value already is, is a conflict that makes `encode` throw.
+final class TreeState {
+  enum Value {
+    case pending
+    case scalar(Range<Int>)
+    case node(Int)
+    /// A member whose value failed to encode, after which other members
+    /// were begun: it is left out of the output.
+    case discarded
+  }
+
+  struct Member {
+    var key: String?
+    /// The coding key as the caller gave it, when known.
+    var codingKey: (any CodingKey)?
+    var value: Value
+  }
+
+  struct Node {
+    let isObject: Bool
+    var isNested: Bool
+    /// The node and member this node is the value of; nil for the root's
+    /// pseudo-container and for a container left out of the output.
+    var parent: (node: Int, member: Int)?
+    /// Its container number, once a container was asked for it.
+    var container: Int?
+    var members: [Member] = []
+    /// The member of each slot begun in the node, in the order they were
+    /// begun (two slots for one key share a member).
+    var memberOfSlot: [Int] = []
+    /// Each key's member, once an object is wide enough that searching its
+    /// members for every key would be slow.
+    var memberOfKey: [String: Int]?
+    /// The members whose value is `.discarded`.
+    var discardedCount = 0
+    /// The member whose value was last replaced by a new one for the same
+    /// key, with what it held: if the new value fails, the old one stays.
+    var replaced: (member: Int, value: Value, codingKey: (any CodingKey)?)?
+
+    init(isObject: Bool, isNested: Bool, parent: (node: Int, member: Int)?) {
+      self.isObject = isObject
+      self.isNested = isNested
+      self.parent = parent
+    }
+  }
+
+  /// The text of every scalar, and of what streaming wrote before.
+  var writer: ByteWriter
+  let formatting: JKOutputFormatting
+  var nodes: [Node] = []
+  /// The node of each container number.
+  var nodeOfContainer: [Int: Int] = [:]
+  /// The kind of each container whose text streaming took out: writes into
+  /// it go into a node left out of the output, as Foundation's do.
+  var droppedContainers: [Int: Bool] = [:]
+  var nextContainer: Int
+  /// The first conflict met; `encode` throws it.
+  private(set) var conflict: EncodingError.Context?
+  /// Whether ``finish(maxDepth:)`` wrote a container nested deeper than
+  /// its limit.
+  private(set) var isTooDeep = false
+  /// The error for the first object key holding a scalar JSONKit's reader
+  /// rejects, found as the tree is written.
+  private(set) var unreadableKeyError: EncodingError?
+  private var maxDepth = Int.max
+
+  /// The member count from which an object node indexes its keys.
+  private static let keyIndexThreshold = 16
+
+  init(writer: consuming ByteWriter, formatting: JKOutputFormatting, nextContainer: Int) {
+    self.writer = writer
+    self.formatting = formatting
+    self.nextContainer = nextContainer
+  }
+
+  // MARK: - Finding nodes and members
+
+  /// The node of container `container`.
+  func node(of container: Int) -> Int {
+    if let node = nodeOfContainer[container] { return node }
+    // A container whose text was taken out: a fresh node, outside the tree.
+    nodes.append(
+      Node(isObject: droppedContainers[container] ?? true, isNested: false, parent: nil))
+    nodes[nodes.count - 1].container = container
+    nodeOfContainer[container] = nodes.count - 1
+    return nodes.count - 1
+  }
+
+  /// The node and member of `slot`.
+  private func place(of slot: EncodingSlot) -> (node: Int, member: Int) {
+    let node = node(of: slot.container)
+    let slots = nodes[node].memberOfSlot
+    if slot.member < slots.count { return (node, slots[slot.member]) }
+    // Not begun here (it belongs to a container whose text was taken out
+    // while it was open): a member of its own.
+    nodes[node].members.append(Member(key: nil, codingKey: nil, value: .pending))
+    nodes[node].memberOfSlot.append(nodes[node].members.count - 1)
+    return (node, nodes[node].members.count - 1)
+  }
+
+  /// The member of the object `node` whose key is `name`, if any.
+  func member(named name: String, in node: Int) -> Int? {
+    if nodes[node].memberOfKey == nil {
+      guard nodes[node].members.count >= Self.keyIndexThreshold else {
+        return nodes[node].members.firstIndex { $0.key == name }
+      }
+      var memberOfKey: [String: Int] = [:]
+      for (member, entry) in nodes[node].members.enumerated() {
+        if let key = entry.key { memberOfKey[key] = member }
+      }
+      nodes[node].memberOfKey = memberOfKey
+    }
+    return nodes[node].memberOfKey![name]
+  }
+
+  // MARK: - Members
+
+  /// Begins a member of `container`; `keepingValue` says that it is begun
+  /// for a nested container, which shares the value already there.
+  func beginMember(
+    of container: Int, key: (any CodingKey)?, name: String?, keepingValue: Bool = false
+  ) -> EncodingSlot {
+    let node = node(of: container)
+    let member = addMember(to: node, key: key, name: name, keepingValue: keepingValue)
+    nodes[node].memberOfSlot.append(member)
+    return EncodingSlot(container: container, member: nodes[node].memberOfSlot.count - 1)
+  }
+
+  /// Adds a member to `node`, or finds the one with the same key; returns
+  /// its index.
+  func addMember(to node: Int, key: (any CodingKey)?, name: String?, keepingValue: Bool) -> Int {
+    if let name, let existing = member(named: name, in: node) {
+      if keepingValue {
+        nodes[node].members[existing].codingKey = key
+        return existing
+      }
+      // The last value wins, in the first one's place.
+      let old = nodes[node].members[existing]
+      nodes[node].replaced = (existing, old.value, old.codingKey)
+      setValue(.pending, of: (node, existing))
+      nodes[node].members[existing].codingKey = key
+      return existing
+    }
+    let member = nodes[node].members.count
+    nodes[node].members.append(Member(key: name, codingKey: key, value: .pending))
+    nodes[node].replaced = nil
+    if let name, nodes[node].memberOfKey != nil {
+      nodes[node].memberOfKey![name] = member
+    }
+    return member
+  }
+
+  /// Sets the value of a member, keeping count of discarded members.
+  func setValue(_ value: Value, of place: (node: Int, member: Int)) {
+    if case .discarded = nodes[place.node].members[place.member].value {
+      nodes[place.node].discardedCount -= 1
+    }
+    if case .discarded = value { nodes[place.node].discardedCount += 1 }
+    nodes[place.node].members[place.member].value = value
+  }
+
+  /// Takes out the member in `slot`, whose value failed: the value it
+  /// replaced comes back, or the member goes.
+  func discardMember(_ slot: EncodingSlot) {
+    let (node, member) = place(of: slot)
+    if let replaced = nodes[node].replaced, replaced.member == member {
+      setValue(replaced.value, of: (node, member))
+      nodes[node].members[member].codingKey = replaced.codingKey
+      nodes[node].replaced = nil
+    } else if member == nodes[node].members.count - 1,
+      slot.member == nodes[node].memberOfSlot.count - 1
+    {
+      let removed = nodes[node].members.removeLast()
+      nodes[node].memberOfSlot.removeLast()
+      if let key = removed.key { nodes[node].memberOfKey?[key] = nil }
+    } else {
+      setValue(.discarded, of: (node, member))
+    }
+  }
+
+  /// The number of members in `container`, as its `count` reports it.
+  func count(of container: Int) -> Int {
+    let node = node(of: container)
+    return nodes[node].members.count - nodes[node].discardedCount
+  }
+
+  /// Whether nothing has been written into `slot` yet.
+  func isUnwritten(_ slot: EncodingSlot) -> Bool {
+    let (node, member) = place(of: slot)
+    if case .pending = nodes[node].members[member].value { return true }
+    return false
+  }
+
+  // MARK: - Values
+
+  /// Whether a single value may be written into `place`; notes a conflict
+  /// when one is already there.
+  private func acceptsSingleValue(_ place: (node: Int, member: Int), slot: EncodingSlot) -> Bool {
+    switch nodes[place.node].members[place.member].value {
+    case .pending, .discarded:
+      return true
+    case .scalar:
+      noteConflict(at: slot, nested: false, "a single value", existing: "a single value")
+    case .node(let existing):
+      noteConflict(
+        at: slot, nested: false, "a single value", existing: Self.kind(nodes[existing].isObject))
+    }
+    return false
+  }
+
+  func writeScalar(into slot: EncodingSlot, _ write: (inout ByteWriter) throws -> Void) rethrows {
+    let place = place(of: slot)
+    guard acceptsSingleValue(place, slot: slot) else { return }
+    let start = writer.count
+    try write(&writer)
+    setValue(.scalar(start..<writer.count), of: place)
+  }
+
+  /// Writes a whole value's text into `slot`; `write` gets the indentation
+  /// level of the line the value starts on.
+  func writeIndented(into slot: EncodingSlot, _ write: (inout ByteWriter, Int) throws -> Void)
+    rethrows
+  {
+    let place = place(of: slot)
+    guard acceptsSingleValue(place, slot: slot) else { return }
+    var depth = 0
+    var current = place.node
+    while let parent = nodes[current].parent {
+      depth += 1
+      current = parent.node
+    }
+    let start = writer.count
+    try write(&writer, depth)
+    setValue(.scalar(start..<writer.count), of: place)
+  }
+
+  /// Opens an array or object in `slot`, or returns the one of the same
+  /// kind already there; a conflict for a value of another kind.
+  func openContainer(in slot: EncodingSlot, isObject: Bool, isNested: Bool) -> Int {
+    let place = place(of: slot)
+    switch nodes[place.node].members[place.member].value {
+    case .pending, .discarded:
+      break
+    case .node(let existing) where nodes[existing].isObject == isObject:
+      return container(ofNode: existing)
+    case .node(let existing):
+      noteConflict(
+        at: slot, nested: isNested, Self.kind(isObject),
+        existing: Self.kind(nodes[existing].isObject)
+      )
+      return detachedContainer(isObject: isObject)
+    case .scalar(let range):
+      // An object or array written whole (a `JSONValue`) is shared as one
+      // written through a container is.
+      if let node = expand(range, isObject: isObject, isNested: isNested, into: place) {
+        return container(ofNode: node)
+      }
+      noteConflict(at: slot, nested: isNested, Self.kind(isObject), existing: "a single value")
+      return detachedContainer(isObject: isObject)
+    }
+    nodes.append(Node(isObject: isObject, isNested: isNested, parent: place))
+    setValue(.node(nodes.count - 1), of: place)
+    return container(ofNode: nodes.count - 1)
+  }
+
+  /// The container number of `node`, giving it one if it has none (it was
+  /// written whole, as a value, before the hand-over).
+  func container(ofNode node: Int) -> Int {
+    if let container = nodes[node].container { return container }
+    let container = nextContainer
+    nextContainer += 1
+    nodeOfContainer[container] = node
+    nodes[node].container = container
+    return container
+  }
+
+  /// A container whose writes go nowhere, for a request that conflicts.
+  private func detachedContainer(isObject: Bool) -> Int {
+    nodes.append(Node(isObject: isObject, isNested: false, parent: nil))
+    return container(ofNode: nodes.count - 1)
+  }
+
+  private static func kind(_ isObject: Bool) -> String {
+    isObject ? "a keyed container" : "an unkeyed container"
+  }
+
+  private func noteConflict(
+    at slot: EncodingSlot, nested: Bool, _ requested: String, existing: String
+  ) {
+    guard conflict == nil else { return }
+    let (node, member) = place(of: slot)
+    let path: [any CodingKey]
+    var place = ""
+    if nested {
+      let key = self.key(of: (node, member))
+      path = codingPath(ofNode: node) + [key]
+      place = " for key \"\(key.stringValue)\""
+    } else {
+      path = codingPath(of: slot)
+    }
+    conflict = EncodingError.Context(
+      codingPath: path,
+      debugDescription:
+        "Cannot encode \(requested)\(place): \(existing) was already encoded at this coding path.")
+  }
+
+  // MARK: - Coding paths
+
+  /// The coding key of a member.
+  private func key(of place: (node: Int, member: Int)) -> any CodingKey {
+    let member = nodes[place.node].members[place.member]
+    if let key = member.codingKey { return key }
+    if let name = member.key { return AnyCodingKey(stringValue: name) }
+    return AnyCodingKey(intValue: place.member)
+  }
+
+  /// The coding path of the value in `slot`, as streaming gives it.
+  func codingPath(of slot: EncodingSlot) -> [any CodingKey] {
+    codingPath(ofPlace: place(of: slot))
+  }
+
+  /// The coding path of the value of a member: that of its encoder.
+  private func codingPath(ofPlace place: (node: Int, member: Int)) -> [any CodingKey] {
+    var reversedPath: [any CodingKey] = []
+    var current: (node: Int, member: Int)? = place
+    // The root's pseudo-container (and a node outside the tree) has no parent.
+    while let place = current, nodes[place.node].parent != nil {
+      reversedPath.append(key(of: place))
+      var owner = place.node
+      while nodes[owner].isNested, let parent = nodes[owner].parent { owner = parent.node }
+      current = nodes[owner].parent
+    }
+    return reversedPath.reversed()
+  }
+
+  /// The coding path of the container `container` itself.
+  func codingPath(ofContainer container: Int) -> [any CodingKey] {
+    codingPath(ofNode: node(of: container))
+  }
+
+  private func codingPath(ofNode node: Int) -> [any CodingKey] {
+    var nestedKeys: [any CodingKey] = []
+    var node = node
+    while nodes[node].isNested, let parent = nodes[node].parent {
+      nestedKeys.append(key(of: parent))
+      node = parent.node
+    }
+    let path = nodes[node].parent.map { codingPath(ofPlace: $0) } ?? []
+    return path + nestedKeys.reversed()
+  }
+
+  // MARK: - Writing
+
+  /// Writes the tree with the output formatting; nil when the root value
+  /// encoded nothing.
+  func finish(maxDepth: Int) -> ByteWriter? {
+    let root = nodes[0].members[0].value
+    if case .pending = root { return nil }
+    self.maxDepth = maxDepth
+    var output = ByteWriter(options: formatting, capacity: writer.count + 64)
+    write(root, depth: 0, into: &output)
+    return output
+  }
+
+  /// Keeps the error for the key `key` of the member at `place`, which
+  /// holds a scalar JSONKit's reader rejects, unless an earlier key's error
+  /// is kept.
+  private func noteUnreadableKey(
+    _ key: String, of place: (node: Int, member: Int), in output: inout ByteWriter
+  ) {
+    guard let scalar = output.takeUnreadableScalar(), unreadableKeyError == nil else { return }
+    unreadableKeyError = UnreadableScalar(scalar, in: key).keyError(
+      codingPath: codingPath(ofPlace: place))
+  }
+
+  private func write(_ value: Value, depth: Int, into output: inout ByteWriter) {
+    switch value {
+    case .pending:
+      output.writeEmptyContainer(isObject: true, indentLevel: depth)
+    case .discarded:
+      break
+    case .scalar(let range):
+      writer.withBytes { bytes in
+        output.append(bytes.baseAddress! + range.lowerBound, count: range.count)
+      }
+    case .node(let index):
+      let node = nodes[index]
+      if depth + 1 > maxDepth { isTooDeep = true }
+      output.openContainer(isObject: node.isObject)
+      var order = Array(node.members.indices)
+      if node.discardedCount > 0 {
+        order.removeAll {
+          if case .discarded = node.members[$0].value { return true }
+          return false
+        }
+      }
+      if node.isObject, output.sortsKeys {
+        order.sort { ByteWriter.keyPrecedes(node.members[$0].key!, node.members[$1].key!) }
+      }
+      for (position, memberIndex) in order.enumerated() {
+        let member = node.members[memberIndex]
+        output.beginMember(isFirst: position == 0, indentLevel: depth + 1)
+        if let key = member.key {
+          output.writeKey(key)
+          if output.unreadableScalar != nil {
+            noteUnreadableKey(key, of: (index, memberIndex), in: &output)
+          }
+        }
+        write(member.value, depth: depth + 1, into: &output)
+      }
+      output.closeContainer(isObject: node.isObject, isEmpty: order.isEmpty, indentLevel: depth)
+    }
+  }
+}

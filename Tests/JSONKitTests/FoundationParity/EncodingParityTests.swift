@@ -1,0 +1,751 @@
+import Foundation
+import JSONKit
+import Testing
+
+/// The formattings the encoding parity tests compare under: Foundation's
+/// output is deterministic only with sorted keys.
+private let comparedFormattings: [JKOutputFormatting] = [
+  [.sortedKeys], [.sortedKeys, .prettyPrinted],
+]
+
+/// What one encoder made of a value: its bytes, or its error's case, path
+/// and description.
+private enum EncodingOutcome: Equatable, CustomStringConvertible {
+  case bytes(String)
+  case invalidValue(ParityPath, String)
+  case other(String)
+
+  init(_ body: () throws -> Data) {
+    do {
+      self = .bytes(String(decoding: try body(), as: UTF8.self))
+    } catch EncodingError.invalidValue(_, let context) {
+      self = .invalidValue(ParityPath(context.codingPath), context.debugDescription)
+    } catch {
+      self = .other("\(error)")
+    }
+  }
+
+  /// The outcome with the error's description left out, for comparing
+  /// errors whose wording differs.
+  var withoutDescription: EncodingOutcome {
+    if case .invalidValue(let path, _) = self { return .invalidValue(path, "") }
+    return self
+  }
+
+  var description: String {
+    switch self {
+    case .bytes(let text): text
+    case .invalidValue(let path, let message): "invalidValue at \(path): \(message)"
+    case .other(let error): error
+    }
+  }
+}
+
+/// Encodes `value` with Foundation's and JSONKit's encoders, configured
+/// alike.
+private func encodeWithBoth<T: Encodable>(
+  _ value: T, _ formatting: JKOutputFormatting = [.sortedKeys],
+  userInfo: [CodingUserInfoKey: any Sendable] = [:],
+  configure: (JSONEncoder, JKEncoder) -> Void = { _, _ in }
+) -> (foundation: EncodingOutcome, jsonKit: EncodingOutcome) {
+  let foundation = JSONEncoder()
+  foundation.outputFormatting = JSONEncoder.OutputFormatting(rawValue: formatting.rawValue)
+  foundation.userInfo = userInfo
+  let jsonKit = JKEncoder()
+  jsonKit.outputFormatting = formatting
+  jsonKit.userInfo = userInfo
+  configure(foundation, jsonKit)
+  return (
+    EncodingOutcome { try foundation.encode(value) }, EncodingOutcome { try jsonKit.encode(value) }
+  )
+}
+
+/// Expects the same outcome from both encoders under each compared
+/// formatting; error descriptions are not compared.
+private func expectSameEncoding<T: Encodable>(
+  _ value: T, configure: (JSONEncoder, JKEncoder) -> Void = { _, _ in },
+  sourceLocation: SourceLocation = #_sourceLocation
+) {
+  for formatting in comparedFormattings {
+    let outcome = encodeWithBoth(value, formatting, configure: configure)
+    #expect(
+      outcome.jsonKit.withoutDescription == outcome.foundation.withoutDescription,
+      "formatting \(formatting.rawValue)", sourceLocation: sourceLocation)
+  }
+}
+
+/// A key made at run time, with or without an int value.
+private struct Key: CodingKey {
+  var stringValue: String
+  var intValue: Int?
+  init(stringValue: String) { self.stringValue = stringValue }
+  init(intValue: Int) {
+    self.stringValue = "\(intValue)"
+    self.intValue = intValue
+  }
+  init(_ name: String) { self.init(stringValue: name) }
+  /// An array index as Foundation's encoder spells it in paths.
+  static func index(_ index: Int) -> Key {
+    var key = Key(stringValue: "Index \(index)")
+    key.intValue = index
+    return key
+  }
+}
+
+/// A value whose `encode(to:)` is a closure, counting its calls.
+private final class Counted: Encodable, @unchecked Sendable {
+  // Unchecked: each test encodes its own instance on one thread.
+  let body: (any Encoder) throws -> Void
+  var calls = 0
+  init(_ body: @escaping (any Encoder) throws -> Void) { self.body = body }
+  func encode(to encoder: any Encoder) throws {
+    calls += 1
+    try body(encoder)
+  }
+}
+
+/// A sequence that can be iterated once.
+private final class OneShot: @unchecked Sendable {
+  // Unchecked: each test encodes its own instance on one thread.
+  private var remaining: [Int]
+  init(_ values: [Int]) { remaining = values }
+  /// The values not taken yet; later calls get none.
+  func drain() -> [Int] {
+    defer { remaining = [] }
+    return remaining
+  }
+}
+
+extension FoundationParityTests {
+  @Test func aContainerUsedAfterALaterSiblingKeepsASinglePassSequenceWhole() throws {
+    let foundationSequence = OneShot([1, 2, 3])
+    let jsonKitSequence = OneShot([1, 2, 3])
+    func value(_ sequence: OneShot) -> Counted {
+      Counted { encoder in
+        var container = encoder.container(keyedBy: Key.self)
+        var list = container.nestedUnkeyedContainer(forKey: Key("a"))
+        try container.encode(sequence.drain(), forKey: Key("b"))
+        try list.encode(9)
+      }
+    }
+    let foundation = JSONEncoder()
+    foundation.outputFormatting = .sortedKeys
+    let jsonKit = JKEncoder()
+    jsonKit.outputFormatting = .sortedKeys
+    let theirs = value(foundationSequence)
+    let ours = value(jsonKitSequence)
+    let expected = String(decoding: try foundation.encode(theirs), as: UTF8.self)
+    #expect(expected == #"{"a":[9],"b":[1,2,3]}"#)
+    #expect(String(decoding: try jsonKit.encode(ours), as: UTF8.self) == expected)
+    #expect(ours.calls == 1)
+    #expect(theirs.calls == 1)
+  }
+
+  /// Shapes in which a container, or an encoder, is written to after a
+  /// later sibling: each encodes a counted child, whose calls are compared.
+  private static var outOfOrderShapes: [(String, (any Encoder, Counted) throws -> Void)] {
+    [
+      (
+        "late nested keyed container",
+        { encoder, child in
+          var container = encoder.container(keyedBy: Key.self)
+          var nested = container.nestedContainer(keyedBy: Key.self, forKey: Key("a"))
+          try container.encode(child, forKey: Key("b"))
+          try nested.encode(child, forKey: Key("x"))
+        }
+      ),
+      (
+        "late nested unkeyed container",
+        { encoder, child in
+          var container = encoder.container(keyedBy: Key.self)
+          var nested = container.nestedUnkeyedContainer(forKey: Key("a"))
+          try nested.encode(1)
+          try container.encode(child, forKey: Key("b"))
+          try nested.encode(child)
+          try container.encode(nested.count, forKey: Key("count"))
+        }
+      ),
+      (
+        "late super encoder in a keyed container",
+        { encoder, child in
+          var container = encoder.container(keyedBy: Key.self)
+          let base = container.superEncoder()
+          let keyed = container.superEncoder(forKey: Key("base"))
+          try container.encode(child, forKey: Key("b"))
+          try child.encode(to: base)
+          var single = keyed.singleValueContainer()
+          try single.encode(child)
+        }
+      ),
+      (
+        // The child's path is left out of the output: it differs (see
+        // `anUnkeyedSuperEncoderTakesItsIndexWhenAskedFor`).
+        "late super encoder in an unkeyed container",
+        { encoder, child in
+          var container = encoder.unkeyedContainer()
+          try container.encode(0)
+          do {
+            let base = container.superEncoder()
+            try container.encode(child)
+            try child.encode(to: base)
+          }
+          try container.encode(child)
+        }
+      ),
+      (
+        "nested container asked again under the same key",
+        { encoder, child in
+          var container = encoder.container(keyedBy: Key.self)
+          var first = container.nestedContainer(keyedBy: Key.self, forKey: Key("a"))
+          try first.encode(child, forKey: Key("x"))
+          try container.encode(child, forKey: Key("b"))
+          var second = container.nestedContainer(keyedBy: Key.self, forKey: Key("a"))
+          try second.encode(child, forKey: Key("y"))
+          var list = container.nestedUnkeyedContainer(forKey: Key("c"))
+          try list.encode(child)
+          try container.encode(1, forKey: Key("d"))
+          var again = container.nestedUnkeyedContainer(forKey: Key("c"))
+          try again.encode(child)
+        }
+      ),
+      (
+        "nested inside nested",
+        { encoder, child in
+          var container = encoder.container(keyedBy: Key.self)
+          var outer = container.nestedContainer(keyedBy: Key.self, forKey: Key("o"))
+          var inner = outer.nestedUnkeyedContainer(forKey: Key("i"))
+          var deepest = inner.nestedContainer(keyedBy: Key.self)
+          try outer.encode(child, forKey: Key("after"))
+          try container.encode(child, forKey: Key("z"))
+          try deepest.encode(child, forKey: Key("late"))
+          try inner.encode(child)
+          let base = outer.superEncoder(forKey: Key("s"))
+          try container.encode(2, forKey: Key("y"))
+          try child.encode(to: base)
+        }
+      ),
+    ]
+  }
+
+  @Test func eachValueIsEncodedOnceWhateverOrderItsContainersAreUsedIn() throws {
+    for (name, shape) in Self.outOfOrderShapes {
+      for formatting in comparedFormattings {
+        func make() -> (parent: Counted, child: Counted) {
+          let reportsPath = !name.contains("unkeyed container")
+          let child = Counted { encoder in
+            var container = encoder.container(keyedBy: Key.self)
+            let path = reportsPath ? encoder.codingPath.map(\.stringValue) : []
+            try container.encode(path, forKey: Key("path"))
+          }
+          return (Counted { try shape($0, child) }, child)
+        }
+        let theirs = make()
+        let ours = make()
+        let foundation = JSONEncoder()
+        foundation.outputFormatting = JSONEncoder.OutputFormatting(rawValue: formatting.rawValue)
+        let jsonKit = JKEncoder()
+        jsonKit.outputFormatting = formatting
+        let expected = String(decoding: try foundation.encode(theirs.parent), as: UTF8.self)
+        let actual = String(decoding: try jsonKit.encode(ours.parent), as: UTF8.self)
+        #expect(actual == expected, "\(name)")
+        #expect(ours.parent.calls == theirs.parent.calls, "\(name)")
+        #expect(ours.child.calls == theirs.child.calls, "\(name)")
+        #expect(ours.parent.calls == 1, "\(name)")
+      }
+    }
+  }
+
+  @Test func anUnkeyedSuperEncoderTakesItsIndexWhenAskedFor() throws {
+    // Foundation inserts a super encoder's element when the encoder is
+    // released, so an element encoded while it is alive gets the index the
+    // super encoder's element ends up at. JSONKit counts the element at once.
+    let value = Counted { encoder in
+      var container = encoder.unkeyedContainer()
+      let base = container.superEncoder()
+      try container.encode(PathReporter())
+      var single = base.singleValueContainer()
+      try single.encode(PathReporter())
+    }
+    let foundation = String(decoding: try JSONEncoder().encode(value), as: UTF8.self)
+    let jsonKit = String(decoding: try JKEncoder().encode(value), as: UTF8.self)
+    #expect(foundation == #"[["Index 0#0"],["Index 0#0"]]"#)
+    #expect(jsonKit == #"[["Index 0#0"],["Index 1#1"]]"#)
+  }
+
+  @Test func snakeCaseKeysAndKeysEncodedTwiceSurviveTheHandOverToATree() {
+    let value = Counted { encoder in
+      var container = encoder.container(keyedBy: Key.self)
+      try container.encode(1, forKey: Key("someValue"))
+      var late = container.nestedContainer(keyedBy: Key.self, forKey: Key("lateObject"))
+      try container.encode(2, forKey: Key("someValue"))
+      try container.encode("x", forKey: Key("anotherKey"))
+      try late.encode(3, forKey: Key("innerKey"))
+      try late.encode(4, forKey: Key("innerKey"))
+      try? container.encode(Double.nan, forKey: Key("anotherKey"))
+    }
+    expectSameEncoding(value)
+    expectSameEncoding(value) { foundation, jsonKit in
+      foundation.keyEncodingStrategy = .convertToSnakeCase
+      jsonKit.keyEncodingStrategy = .convertToSnakeCase
+    }
+  }
+}
+
+// MARK: - Two containers for one place
+
+extension FoundationParityTests {
+  /// Expects JSONKit to throw `invalidValue` at `path` with a message that
+  /// names both requests, where Foundation traps (so it is not run).
+  private func expectConflict(
+    _ body: @escaping (any Encoder) throws -> Void, at path: [any CodingKey],
+    naming words: [String], sourceLocation: SourceLocation = #_sourceLocation
+  ) {
+    let value = Counted(body)
+    let outcome = EncodingOutcome { try JKEncoder().encode(["root": [value]]) }
+    guard case .invalidValue(let actualPath, let message) = outcome else {
+      Issue.record("expected invalidValue, got \(outcome)", sourceLocation: sourceLocation)
+      return
+    }
+    #expect(actualPath == ParityPath(path), sourceLocation: sourceLocation)
+    for word in words {
+      #expect(message.contains(word), "\(message)", sourceLocation: sourceLocation)
+    }
+    #expect(value.calls == 1, sourceLocation: sourceLocation)
+  }
+
+  private var rootPath: [any CodingKey] { [Key("root"), Key.index(0)] }
+
+  @Test func aKeyedAndAnUnkeyedContainerForOneEncoderMakeEncodeThrow() {
+    expectConflict(
+      { encoder in
+        var keyed = encoder.container(keyedBy: Key.self)
+        try keyed.encode(1, forKey: Key("a"))
+        var unkeyed = encoder.unkeyedContainer()
+        try unkeyed.encode(2)
+      }, at: rootPath, naming: ["an unkeyed container", "a keyed container"])
+    expectConflict(
+      { encoder in
+        var unkeyed = encoder.unkeyedContainer()
+        try unkeyed.encode(2)
+        var keyed = encoder.container(keyedBy: Key.self)
+        try keyed.encode(1, forKey: Key("a"))
+      }, at: rootPath, naming: ["an unkeyed container", "a keyed container"])
+  }
+
+  @Test func aSingleValueAndAContainerForOneEncoderMakeEncodeThrow() {
+    expectConflict(
+      { encoder in
+        var single = encoder.singleValueContainer()
+        try single.encode(1)
+        var keyed = encoder.container(keyedBy: Key.self)
+        try keyed.encode(1, forKey: Key("a"))
+      }, at: rootPath, naming: ["a keyed container", "a single value"])
+    expectConflict(
+      { encoder in
+        var single = encoder.singleValueContainer()
+        try single.encode("x")
+        var unkeyed = encoder.unkeyedContainer()
+        try unkeyed.encode(2)
+      }, at: rootPath, naming: ["an unkeyed container", "a single value"])
+    expectConflict(
+      { encoder in
+        var single = encoder.singleValueContainer()
+        try single.encode(1)
+        try single.encode(2)
+      }, at: rootPath, naming: ["a single value"])
+  }
+
+  @Test func aContainerThenASingleValueMakesEncodeThrowWhereFoundationDropsTheValue() throws {
+    let body: (any Encoder) throws -> Void = { encoder in
+      var keyed = encoder.container(keyedBy: Key.self)
+      try keyed.encode(1, forKey: Key("a"))
+      var single = encoder.singleValueContainer()
+      try single.encode("lost")
+    }
+    // Foundation keeps the container and drops the single value silently.
+    let foundation = String(decoding: try JSONEncoder().encode(Counted(body)), as: UTF8.self)
+    #expect(foundation == #"{"a":1}"#)
+    expectConflict(body, at: rootPath, naming: ["a single value", "a keyed container"])
+  }
+
+  @Test func nestedContainersOfTwoKindsForOneKeyMakeEncodeThrow() {
+    let path = rootPath + [Key(intValue: 7)]
+    expectConflict(
+      { encoder in
+        var container = encoder.container(keyedBy: Key.self)
+        _ = container.nestedContainer(keyedBy: Key.self, forKey: Key(intValue: 7))
+        var list = container.nestedUnkeyedContainer(forKey: Key(intValue: 7))
+        try list.encode(1)
+      }, at: path, naming: ["an unkeyed container", "a keyed container", "\"7\""])
+    expectConflict(
+      { encoder in
+        var container = encoder.container(keyedBy: Key.self)
+        var list = container.nestedUnkeyedContainer(forKey: Key(intValue: 7))
+        try list.encode(1)
+        try container.encode(0, forKey: Key("later"))
+        var object = container.nestedContainer(keyedBy: Key.self, forKey: Key(intValue: 7))
+        try object.encode(1, forKey: Key("x"))
+      }, at: path, naming: ["a keyed container", "an unkeyed container"])
+    expectConflict(
+      { encoder in
+        var container = encoder.container(keyedBy: Key.self)
+        try container.encode(5, forKey: Key(intValue: 7))
+        var object = container.nestedContainer(keyedBy: Key.self, forKey: Key(intValue: 7))
+        try object.encode(1, forKey: Key("x"))
+      }, at: path, naming: ["a keyed container", "a single value"])
+  }
+
+  @Test func twoKeyedContainersForOneEncoderShareOneObject() {
+    expectSameEncoding(
+      Counted { encoder in
+        var first = encoder.container(keyedBy: Key.self)
+        try first.encode(1, forKey: Key("a"))
+        var second = encoder.container(keyedBy: Key.self)
+        try second.encode(2, forKey: Key("b"))
+        try first.encode(3, forKey: Key("c"))
+        var list = second.nestedUnkeyedContainer(forKey: Key("l"))
+        try list.encode(1)
+      })
+    expectSameEncoding(
+      Counted { encoder in
+        var first = encoder.unkeyedContainer()
+        try first.encode(1)
+        var second = encoder.unkeyedContainer()
+        try second.encode(2)
+        try first.encode(second.count)
+      })
+  }
+}
+
+// MARK: - Class hierarchies
+
+/// A class hierarchy that encodes its superclass in each way Codable offers.
+private class Base: Encodable {
+  var base = 1
+  enum CodingKeys: Int, CodingKey { case base = 10 }
+  func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(base, forKey: .base)
+    // Where its encoder is, as its subclass left it.
+    try container.encode(
+      encoder.codingPath.map { "\($0.stringValue)#\($0.intValue.map(String.init) ?? "-")" },
+      forKey: .base)
+  }
+}
+
+/// Encodes its superclass into its own container, as synthesized code
+/// would with `super.encode(to: encoder)`.
+private final class SharedContainer: Base {
+  var own = 2
+  enum OwnKeys: Int, CodingKey { case own = 20 }
+  override func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: OwnKeys.self)
+    try container.encode(own, forKey: .own)
+    try super.encode(to: encoder)
+  }
+}
+
+/// Encodes its superclass through `superEncoder()` and
+/// `superEncoder(forKey:)`, before and after its own members.
+private final class KeyedSuper: Base {
+  enum OwnKeys: Int, CodingKey {
+    case own = 20
+    case parent = 21
+  }
+  override func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: OwnKeys.self)
+    try super.encode(to: container.superEncoder())
+    try container.encode(3, forKey: .own)
+    try super.encode(to: container.superEncoder(forKey: .parent))
+  }
+}
+
+/// Encodes its superclass through an unkeyed container's `superEncoder()`.
+private final class UnkeyedSuper: Base {
+  override func encode(to encoder: any Encoder) throws {
+    var container = encoder.unkeyedContainer()
+    try container.encode("first")
+    try super.encode(to: container.superEncoder())
+    try container.encode(container.count)
+  }
+}
+
+/// Encodes its superclass through its single-value container.
+private final class SingleValueSuper: Base {
+  override func encode(to encoder: any Encoder) throws {
+    var container = encoder.singleValueContainer()
+    try container.encode(Base())
+  }
+}
+
+extension FoundationParityTests {
+  @Test func classHierarchiesEncodeTheirSuperclassAsFoundationDoes() {
+    expectSameEncoding(["shared": [SharedContainer()]])
+    expectSameEncoding(["keyed": [KeyedSuper()]])
+    expectSameEncoding(["unkeyed": [UnkeyedSuper()]])
+    expectSameEncoding(["single": [SingleValueSuper()]])
+    expectSameEncoding([SharedContainer(), KeyedSuper()] as [Base])
+  }
+}
+
+// MARK: - Coding paths
+
+/// Reports the coding path it is encoded at, as its own value.
+private struct PathReporter: Encodable {
+  func encode(to encoder: any Encoder) throws {
+    var container = encoder.singleValueContainer()
+    try container.encode(
+      encoder.codingPath.map { "\($0.stringValue)#\($0.intValue.map(String.init) ?? "-")" })
+  }
+}
+
+/// A value with integer coding keys, reaching values through nested
+/// containers and super encoders.
+private struct IntKeyed: Encodable {
+  enum CodingKeys: Int, CodingKey {
+    case a = 1
+    case b = 2
+    case c = 3
+  }
+  var failing = false
+  func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    var nested = container.nestedContainer(keyedBy: CodingKeys.self, forKey: .a)
+    try nested.encode(PathReporter(), forKey: .b)
+    var list = nested.nestedUnkeyedContainer(forKey: .c)
+    try list.encode(PathReporter())
+    try PathReporter().encode(to: container.superEncoder(forKey: .b))
+    try container.encode([7: PathReporter()], forKey: .c)
+    if failing {
+      var deep = list.nestedContainer(keyedBy: CodingKeys.self)
+      try deep.encode(Double.infinity, forKey: .c)
+    }
+  }
+}
+
+extension FoundationParityTests {
+  @Test func integerCodingKeysKeepTheirIntValueInEveryPath() {
+    expectSameEncoding(["x": IntKeyed()])
+    expectSameEncoding([IntKeyed()])
+    let failing = encodeWithBoth([IntKeyed(failing: true)])
+    #expect(failing.jsonKit.withoutDescription == failing.foundation.withoutDescription)
+    #expect(failing.foundation.description.contains("c#3"))
+  }
+
+  @Test func dictionariesGiveTheirKeysToPathsAsFoundationDoes() {
+    enum Color: String, Encodable, CodingKeyRepresentable { case red, blue }
+    enum Plain: Encodable, Hashable { case one, two }
+    expectSameEncoding([3: PathReporter(), -1: PathReporter()])
+    expectSameEncoding(["k": [5: [PathReporter()]]])
+    expectSameEncoding(["s": PathReporter(), "12": PathReporter()])
+    expectSameEncoding([Color.red: PathReporter(), .blue: PathReporter()])
+    expectSameEncoding([Plain.one: PathReporter()])
+    expectSameEncoding([1: Double.nan])
+    expectSameEncoding(["a": [2: Float.infinity]])
+    let snakeCase: (JSONEncoder, JKEncoder) -> Void = { foundation, jsonKit in
+      foundation.keyEncodingStrategy = .convertToSnakeCase
+      jsonKit.keyEncodingStrategy = .convertToSnakeCase
+    }
+    expectSameEncoding(["someKey": ["innerKey": PathReporter()]], configure: snakeCase)
+    expectSameEncoding(["someKey": [4: Double.nan]], configure: snakeCase)
+  }
+}
+
+// MARK: - The rest of the encoding surface
+
+/// Reads its encoder's `userInfo` into the output.
+private struct UserInfoReader: Encodable {
+  static let key = CodingUserInfoKey(rawValue: "parity")!
+  func encode(to encoder: any Encoder) throws {
+    var container = encoder.singleValueContainer()
+    try container.encode(encoder.userInfo[Self.key] as? String ?? "missing")
+  }
+}
+
+extension FoundationParityTests {
+  @Test func nilsAndOptionalsEncodeAsFoundationEncodesThem() {
+    struct Optionals: Encodable {
+      var present: Int? = 1
+      var absent: Int? = nil
+      func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Key.self)
+        try container.encodeIfPresent(present, forKey: Key("present"))
+        try container.encodeIfPresent(absent, forKey: Key("absent"))
+        try container.encodeNil(forKey: Key("nil"))
+        try container.encode(absent, forKey: Key("explicit"))
+        var list = container.nestedUnkeyedContainer(forKey: Key("list"))
+        try list.encodeNil()
+        try list.encode(absent)
+        var single = container.superEncoder(forKey: Key("single")).singleValueContainer()
+        try single.encodeNil()
+      }
+    }
+    expectSameEncoding(Optionals())
+    expectSameEncoding(Int?.none)
+    expectSameEncoding(Int?.some(3))
+    expectSameEncoding([Int?.none, 1])
+  }
+
+  @Test func userInfoReachesEveryEncoder() {
+    let value = ["a": [UserInfoReader()], "b": [UserInfoReader()]]
+    let outcome = encodeWithBoth(value, userInfo: [UserInfoReader.key: "here"])
+    #expect(outcome.jsonKit == outcome.foundation)
+    #expect(outcome.jsonKit.description.contains("here"))
+  }
+
+  @Test func superEncodersThatEncodeNothingWriteAnEmptyObject() {
+    expectSameEncoding(
+      Counted { encoder in
+        var container = encoder.container(keyedBy: Key.self)
+        _ = container.superEncoder()
+        _ = container.superEncoder(forKey: Key("unused"))
+        try container.encode(1, forKey: Key("a"))
+        var list = container.nestedUnkeyedContainer(forKey: Key("list"))
+        _ = list.superEncoder()
+        try list.encode(2)
+      })
+  }
+
+  @Test func customDateAndDataStrategiesThatWriteNothingOrTwice() {
+    let writesNothing: (JSONEncoder, JKEncoder) -> Void = { foundation, jsonKit in
+      foundation.dateEncodingStrategy = .custom { _, _ in }
+      jsonKit.dateEncodingStrategy = .custom { _, _ in }
+      foundation.dataEncodingStrategy = .custom { _, _ in }
+      jsonKit.dataEncodingStrategy = .custom { _, _ in }
+    }
+    expectSameEncoding(["d": [Date(timeIntervalSince1970: 0)]], configure: writesNothing)
+    expectSameEncoding(["d": Data([1, 2])], configure: writesNothing)
+    // Writing two values through one encoder traps in Foundation.
+    let jsonKit = JKEncoder()
+    jsonKit.dateEncodingStrategy = .custom { date, encoder in
+      var single = encoder.singleValueContainer()
+      try single.encode(1)
+      try single.encode(2)
+    }
+    let outcome = EncodingOutcome { try jsonKit.encode(["d": [Date()]]) }
+    #expect(
+      outcome.withoutDescription == .invalidValue(ParityPath([Key("d"), Key.index(0)]), ""))
+  }
+}
+
+/// Arrays nested `depth` deep.
+private struct Nest: Encodable {
+  var depth: Int
+  func encode(to encoder: any Encoder) throws {
+    var container = encoder.unkeyedContainer()
+    if depth > 1 { try container.encode(Nest(depth: depth - 1)) }
+  }
+}
+
+extension FoundationParityTests {
+  @Test func arraysAndObjectsNested512DeepMakeEncodeThrowAsInFoundation() {
+    func deepValue(_ depth: Int) -> JSONValue {
+      var value: JSONValue = .object([:])
+      for level in 1..<depth { value = level.isMultiple(of: 2) ? ["k": value] : [value] }
+      return value
+    }
+    for depth in [511, 512, 600] {
+      expectSameEncoding(Nest(depth: depth))
+      expectSameEncoding(deepValue(depth))
+      // Under a late container, so that it is written in tree form.
+      expectSameEncoding(
+        Counted { encoder in
+          var container = encoder.container(keyedBy: Key.self)
+          var late = container.nestedUnkeyedContainer(forKey: Key("a"))
+          try container.encode(1, forKey: Key("b"))
+          try late.encode(Nest(depth: depth - 2))
+          try late.encode(deepValue(depth - 2))
+        })
+    }
+    let outcome = encodeWithBoth(Nest(depth: 512))
+    guard case .invalidValue(let path, _) = outcome.jsonKit else {
+      Issue.record("expected invalidValue, got \(outcome.jsonKit)")
+      return
+    }
+    #expect(path == ParityPath([]))
+    // A higher limit writes deeper values, for a decoder set as high.
+    let deep = JKEncoder()
+    deep.maxDepth = 600
+    #expect(throws: Never.self) { try deep.encode(Nest(depth: 600)) }
+    #expect(throws: EncodingError.self) { try deep.encode(Nest(depth: 601)) }
+  }
+}
+
+extension FoundationParityTests {
+  @Test func aNestedContainerSharesAJSONValueEncodedUnderItsKey() {
+    for lateFirst in [false, true] {
+      expectSameEncoding(
+        Counted { encoder in
+          var container = encoder.container(keyedBy: Key.self)
+          // A container used late first puts the rest in tree form.
+          var late = container.nestedUnkeyedContainer(forKey: Key("late"))
+          if lateFirst {
+            try container.encode(9, forKey: Key("s"))
+            try late.encode(0)
+          }
+          try container.encode(["x": 1, "n": ["m": [true]]] as JSONValue, forKey: Key("o"))
+          try container.encode([1, [2]] as JSONValue, forKey: Key("a"))
+          try container.encode(JSONValue.object([:]), forKey: Key("e"))
+          var object = container.nestedContainer(keyedBy: Key.self, forKey: Key("o"))
+          try object.encode(2, forKey: Key("y"))
+          var inner = object.nestedContainer(keyedBy: Key.self, forKey: Key("n"))
+          try inner.encode("z", forKey: Key("z"))
+          var array = container.nestedUnkeyedContainer(forKey: Key("a"))
+          try array.encode(3)
+          try array.encode(array.count)
+          var empty = container.nestedContainer(keyedBy: Key.self, forKey: Key("e"))
+          try empty.encode(4, forKey: Key("w"))
+          try late.encode(1)
+        })
+    }
+  }
+}
+
+extension FoundationParityTests {
+  @Test func aCustomKeyStrategySeesThePathsFoundationGivesIt() {
+    let spellPath: @Sendable ([any CodingKey]) -> any CodingKey = { path in
+      let spelled = path.map { "\($0.stringValue)#\($0.intValue.map(String.init) ?? "-")" }
+      return Key(stringValue: spelled.joined(separator: "/"))
+    }
+    let custom: (JSONEncoder, JKEncoder) -> Void = { foundation, jsonKit in
+      foundation.keyEncodingStrategy = .custom(spellPath)
+      jsonKit.keyEncodingStrategy = .custom(spellPath)
+    }
+    expectSameEncoding(["x": [IntKeyed()]], configure: custom)
+    expectSameEncoding(["late": KeyedSuper()] as [String: Base], configure: custom)
+    expectSameEncoding(
+      Counted { encoder in
+        var container = encoder.container(keyedBy: Key.self)
+        var late = container.nestedContainer(keyedBy: Key.self, forKey: Key(intValue: 4))
+        try container.encode(1, forKey: Key("b"))
+        try late.encode(2, forKey: Key("c"))
+        var inner = late.nestedUnkeyedContainer(forKey: Key("d"))
+        try inner.encode([Key(intValue: 1).stringValue: 5])
+      }, configure: custom)
+  }
+}
+
+extension FoundationParityTests {
+  @Test func containersReportTheirOwnCodingPathAsFoundationDoes() {
+    func spelled(_ path: [any CodingKey]) -> [String] {
+      path.map { "\($0.stringValue)#\($0.intValue.map(String.init) ?? "-")" }
+    }
+    expectSameEncoding(
+      Counted { encoder in
+        var container = encoder.container(keyedBy: Key.self)
+        var nested = container.nestedContainer(keyedBy: Key.self, forKey: Key(intValue: 1))
+        var list = nested.nestedUnkeyedContainer(forKey: Key("l"))
+        var inList = list.nestedContainer(keyedBy: Key.self)
+        var listInList = list.nestedUnkeyedContainer()
+        try container.encode(spelled(container.codingPath), forKey: Key("c"))
+        try inList.encode(spelled(inList.codingPath), forKey: Key("p"))
+        try nested.encode(spelled(nested.codingPath), forKey: Key("n"))
+        try listInList.encode(spelled(listInList.codingPath))
+        try list.encode(spelled(list.codingPath))
+        let base = container.superEncoder(forKey: Key(intValue: 2))
+        var baseContainer = base.container(keyedBy: Key.self)
+        try baseContainer.encode(spelled(baseContainer.codingPath), forKey: Key("b"))
+        try baseContainer.encode(spelled(base.codingPath), forKey: Key("e"))
+      })
+  }
+}
