@@ -218,13 +218,16 @@ struct StreamingState: ~Copyable {
     -> EncodingSlot?
   {
     guard let begun = begin(of: container, name: name) else { return nil }
-    store(key)
-    if writer.unreadableScalar != nil { noteUnreadableKey(name, of: begun.slot) }
     if begun.mayRepeat, repeatsEarlierMember(begun.slot) {
-      // Take the member out again, as a failed member is.
-      discardMember(begun.slot, startingAt: begun.start)
+      // Take the member out again before its key replaces the frame's
+      // stored key (that of the member before); its name is an earlier
+      // member's, already checked.
+      _ = writer.takeUnreadableScalar()
+      removeLastMember(begun.slot, startingAt: begun.start)
       return nil
     }
+    store(key)
+    if writer.unreadableScalar != nil { noteUnreadableKey(name, of: begun.slot) }
     return begun.slot
   }
 
@@ -375,9 +378,21 @@ struct StreamingState: ~Copyable {
   /// only the tree can take it out from between.
   @discardableResult
   mutating func discardMember(_ slot: EncodingSlot, startingAt start: Int) -> Bool {
-    guard let index = frameIndex(slot.container), frames[index].count - 1 == slot.member else {
+    guard let index = frameIndex(slot.container), frames[index].count - 1 == slot.member,
+      // The frame keeps only its last member's coding key: once that member
+      // is gone, only the tree knows the key of the one before.
+      !frames[index].hasStoredKey || slot.member == 0
+    else {
       return false
     }
+    removeLastMember(slot, startingAt: start)
+    return true
+  }
+
+  /// Takes out the member in `slot`, the last one begun in its container,
+  /// whose text starts at `start`, and all that was written for it.
+  private mutating func removeLastMember(_ slot: EncodingSlot, startingAt start: Int) {
+    guard let index = frameIndex(slot.container) else { return }
     if index + 1 < frames.count {
       members.removeLast(members.count - frames[index + 1].memberBase)
       for frame in frames[(index + 1)...] where frame.hasFingerprintSet {
@@ -396,7 +411,7 @@ struct StreamingState: ~Copyable {
     writer.truncate(to: start)
     frames[index].count -= 1
     frames[index].awaitingValue = false
-    return true
+    if frames[index].count == 0 { frames[index].hasStoredKey = false }
   }
 
   /// Whether nothing has been written into `slot` yet.

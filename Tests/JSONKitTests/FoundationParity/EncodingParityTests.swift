@@ -289,6 +289,34 @@ extension FoundationParityTests {
       jsonKit.keyEncodingStrategy = .convertToSnakeCase
     }
   }
+
+  @Test func aFailedOrRepeatedMemberLeavesThePathsOfTheMembersBeforeIt() {
+    // The keys written show the paths the key strategy is given, and the
+    // values the paths the containers report.
+    let pathInName = JSONEncoder.KeyEncodingStrategy.custom { path in
+      Key(
+        path.map { key in key.intValue.map { "\(key.stringValue)#\($0)" } ?? key.stringValue }
+          .joined(separator: "."))
+    }
+    for strategy in [
+      JSONEncoder.KeyEncodingStrategy.useDefaultKeys, .convertToSnakeCase, pathInName,
+    ] {
+      let value = Counted { encoder in
+        var container = encoder.container(keyedBy: Key.self)
+        var object = container.nestedContainer(keyedBy: Key.self, forKey: Key("someObject"))
+        var list = container.nestedUnkeyedContainer(forKey: Key(intValue: 1))
+        try? container.encode(Double.nan, forKey: Key(intValue: 2))
+        try object.encode(1, forKey: Key("innerKey"))
+        try list.encode(ParityPath(list.codingPath).description)
+        _ = container.nestedContainer(keyedBy: Key.self, forKey: Key("someObject"))
+        try list.encode(ParityPath(list.codingPath).description)
+      }
+      expectSameEncoding(value) { foundation, jsonKit in
+        foundation.keyEncodingStrategy = strategy
+        jsonKit.keyEncodingStrategy = strategy
+      }
+    }
+  }
 }
 
 // MARK: - Two containers for one place
