@@ -33,6 +33,10 @@ struct StreamingState: ~Copyable {
   /// number, when its member's name does not tell it (see
   /// `Frame.hasStoredKey`); kept apart so that a record stays a plain value.
   private(set) var slotKeys: [Int: any CodingKey] = [:]
+  /// The coding keys of the members super encoders were asked for, when
+  /// their names do not tell them: a super encoder may be used after later
+  /// members were begun, when its frame no longer holds its key.
+  private(set) var superEncoderKeys: [EncodingSlot: any CodingKey] = [:]
   /// For each closed object whose members were reordered (sorted keys, or
   /// a key encoded twice), from its record's `reordering` on: the number of
   /// members begun, then the position in the output of each, in the order
@@ -183,6 +187,12 @@ struct StreamingState: ~Copyable {
     guard let scalar = writer.takeUnreadableScalar(), unreadableKeyError == nil else { return }
     unreadableKeyError = UnreadableScalar(scalar, in: name).keyError(
       codingPath: codingPath(of: slot) ?? [])
+  }
+
+  /// Keeps the coding key of the member in `slot`, whose super encoder was
+  /// asked for, when its name does not tell it.
+  mutating func rememberSuperEncoderKey<Key: CodingKey>(_ key: Key, of slot: EncodingSlot) {
+    if keepsAllKeys || key.intValue != nil { superEncoderKeys[slot] = key }
   }
 
   /// Keeps the coding key of the member just begun in the innermost frame,
