@@ -52,6 +52,9 @@ struct StreamingState: ~Copyable {
   /// rejects. A key is written where no error can be thrown (a nested
   /// container's key), so the encode call throws it once it is done.
   var unreadableKeyError: EncodingError?
+  /// Where the text of the key `unreadableKeyError` is about begins: a
+  /// member taken out from before there takes the error out too.
+  private var unreadableKeyStart = 0
 
   /// Converted keys for `.convertToSnakeCase`, by coding key.
   /// Strings that are canonically equivalent are equal dictionary keys but
@@ -185,6 +188,7 @@ struct StreamingState: ~Copyable {
   @inline(never)
   private mutating func noteUnreadableKey(_ name: String, of slot: EncodingSlot) {
     guard let scalar = writer.takeUnreadableScalar(), unreadableKeyError == nil else { return }
+    unreadableKeyStart = members.last?.start ?? writer.count
     unreadableKeyError = UnreadableScalar(scalar, in: name).keyError(
       codingPath: codingPath(of: slot) ?? [])
   }
@@ -419,6 +423,9 @@ struct StreamingState: ~Copyable {
       serial -= 1
     }
     writer.truncate(to: start)
+    // Every key written after `start` belonged to the member, so no error
+    // for a later key was passed over.
+    if unreadableKeyError != nil, unreadableKeyStart >= start { unreadableKeyError = nil }
     frames[index].count -= 1
     frames[index].awaitingValue = false
     if frames[index].count == 0 { frames[index].hasStoredKey = false }
