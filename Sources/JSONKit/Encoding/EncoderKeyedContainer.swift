@@ -132,11 +132,17 @@ struct EncoderKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     return EncoderUnkeyedContainer(session: session, container: nested)
   }
 
+  /// Begins the member `key` for a super encoder.
+  private func superEncoderMember(_ key: some CodingKey) -> EncodingSlot {
+    session.beginSuperEncoderMember(
+      of: container, key: key, name: session.name(of: key, in: container))
+  }
+
   mutating func superEncoder() -> any Encoder {
-    SlotEncoder(session: session, slot: member(AnyCodingKey(stringValue: "super")))
+    SlotEncoder(session: session, slot: superEncoderMember(AnyCodingKey(stringValue: "super")))
   }
 
   mutating func superEncoder(forKey key: Key) -> any Encoder {
-    SlotEncoder(session: session, slot: member(key))
+    SlotEncoder(session: session, slot: superEncoderMember(key))
   }
 }

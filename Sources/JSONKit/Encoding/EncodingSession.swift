@@ -78,6 +78,16 @@ final class EncodingSession {
     return (handOver().beginMember(of: container, key: key, name: name), 0)
   }
 
+  /// Begins the member `name` of the object `container` for a super
+  /// encoder, which may be used after later members were begun.
+  func beginSuperEncoderMember<Key: CodingKey>(of container: Int, key: Key, name: String)
+    -> EncodingSlot
+  {
+    let slot = beginMember(of: container, key: key, name: name)
+    if tree == nil { streaming.pointee.rememberSuperEncoderKey(key, of: slot) }
+    return slot
+  }
+
   /// Begins the member `name` of the object `container` for a nested
   /// container, which shares an object or array already written there.
   func beginContainerMember<Key: CodingKey>(of container: Int, key: Key, name: String)

@@ -6,7 +6,7 @@
 /// pseudo-container that holds only it. The numbers mean the same in
 /// streaming and in tree form, so containers and encoders made before a
 /// hand-over keep working after it.
-struct EncodingSlot: Equatable {
+struct EncodingSlot: Hashable {
   var container: Int
   var member: Int
 

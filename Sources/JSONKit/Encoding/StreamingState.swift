@@ -33,6 +33,10 @@ struct StreamingState: ~Copyable {
   /// number, when its member's name does not tell it (see
   /// `Frame.hasStoredKey`); kept apart so that a record stays a plain value.
   private(set) var slotKeys: [Int: any CodingKey] = [:]
+  /// The coding keys of the members super encoders were asked for, when
+  /// their names do not tell them: a super encoder may be used after later
+  /// members were begun, when its frame no longer holds its key.
+  private(set) var superEncoderKeys: [EncodingSlot: any CodingKey] = [:]
   /// For each closed object whose members were reordered (sorted keys, or
   /// a key encoded twice), from its record's `reordering` on: the number of
   /// members begun, then the position in the output of each, in the order
@@ -48,6 +52,9 @@ struct StreamingState: ~Copyable {
   /// rejects. A key is written where no error can be thrown (a nested
   /// container's key), so the encode call throws it once it is done.
   var unreadableKeyError: EncodingError?
+  /// Where the text of the key `unreadableKeyError` is about begins: a
+  /// member taken out from before there takes the error out too.
+  private var unreadableKeyStart = 0
 
   /// Converted keys for `.convertToSnakeCase`, by coding key.
   /// Strings that are canonically equivalent are equal dictionary keys but
@@ -181,8 +188,15 @@ struct StreamingState: ~Copyable {
   @inline(never)
   private mutating func noteUnreadableKey(_ name: String, of slot: EncodingSlot) {
     guard let scalar = writer.takeUnreadableScalar(), unreadableKeyError == nil else { return }
+    unreadableKeyStart = members.last?.start ?? writer.count
     unreadableKeyError = UnreadableScalar(scalar, in: name).keyError(
       codingPath: codingPath(of: slot) ?? [])
+  }
+
+  /// Keeps the coding key of the member in `slot`, whose super encoder was
+  /// asked for, when its name does not tell it.
+  mutating func rememberSuperEncoderKey<Key: CodingKey>(_ key: Key, of slot: EncodingSlot) {
+    if keepsAllKeys || key.intValue != nil { superEncoderKeys[slot] = key }
   }
 
   /// Keeps the coding key of the member just begun in the innermost frame,
@@ -218,13 +232,16 @@ struct StreamingState: ~Copyable {
     -> EncodingSlot?
   {
     guard let begun = begin(of: container, name: name) else { return nil }
-    store(key)
-    if writer.unreadableScalar != nil { noteUnreadableKey(name, of: begun.slot) }
     if begun.mayRepeat, repeatsEarlierMember(begun.slot) {
-      // Take the member out again, as a failed member is.
-      discardMember(begun.slot, startingAt: begun.start)
+      // Take the member out again before its key replaces the frame's
+      // stored key (that of the member before); its name is an earlier
+      // member's, already checked.
+      _ = writer.takeUnreadableScalar()
+      removeLastMember(begun.slot, startingAt: begun.start)
       return nil
     }
+    store(key)
+    if writer.unreadableScalar != nil { noteUnreadableKey(name, of: begun.slot) }
     return begun.slot
   }
 
@@ -375,9 +392,21 @@ struct StreamingState: ~Copyable {
   /// only the tree can take it out from between.
   @discardableResult
   mutating func discardMember(_ slot: EncodingSlot, startingAt start: Int) -> Bool {
-    guard let index = frameIndex(slot.container), frames[index].count - 1 == slot.member else {
+    guard let index = frameIndex(slot.container), frames[index].count - 1 == slot.member,
+      // The frame keeps only its last member's coding key: once that member
+      // is gone, only the tree knows the key of the one before.
+      !frames[index].hasStoredKey || slot.member == 0
+    else {
       return false
     }
+    removeLastMember(slot, startingAt: start)
+    return true
+  }
+
+  /// Takes out the member in `slot`, the last one begun in its container,
+  /// whose text starts at `start`, and all that was written for it.
+  private mutating func removeLastMember(_ slot: EncodingSlot, startingAt start: Int) {
+    guard let index = frameIndex(slot.container) else { return }
     if index + 1 < frames.count {
       members.removeLast(members.count - frames[index + 1].memberBase)
       for frame in frames[(index + 1)...] where frame.hasFingerprintSet {
@@ -394,9 +423,12 @@ struct StreamingState: ~Copyable {
       serial -= 1
     }
     writer.truncate(to: start)
+    // Every key written after `start` belonged to the member, so no error
+    // for a later key was passed over.
+    if unreadableKeyError != nil, unreadableKeyStart >= start { unreadableKeyError = nil }
     frames[index].count -= 1
     frames[index].awaitingValue = false
-    return true
+    if frames[index].count == 0 { frames[index].hasStoredKey = false }
   }
 
   /// Whether nothing has been written into `slot` yet.

@@ -109,6 +109,12 @@ extension TreeState {
         nodes[node].members[nodes[node].memberOfSlot[frame.count - 1]].codingKey = key
       }
     }
+    for (slot, key) in streaming.superEncoderKeys {
+      guard let node = nodeOfContainer[slot.container],
+        slot.member < nodes[node].memberOfSlot.count
+      else { continue }
+      nodes[node].members[nodes[node].memberOfSlot[slot.member]].codingKey = key
+    }
   }
 }
 

@@ -289,6 +289,62 @@ extension FoundationParityTests {
       jsonKit.keyEncodingStrategy = .convertToSnakeCase
     }
   }
+
+  /// Key strategies that keep names, change them, and write the path
+  /// they are given into each name.
+  private static let keyStrategies: [JSONEncoder.KeyEncodingStrategy] = [
+    .useDefaultKeys, .convertToSnakeCase,
+    .custom { path in
+      Key(
+        path.map { key in key.intValue.map { "\(key.stringValue)#\($0)" } ?? key.stringValue }
+          .joined(separator: "."))
+    },
+  ]
+
+  @Test func aFailedOrRepeatedMemberLeavesThePathsOfTheMembersBeforeIt() {
+    // The keys written show the paths the key strategy is given, and the
+    // values the paths the containers report.
+    for strategy in Self.keyStrategies {
+      let value = Counted { encoder in
+        var container = encoder.container(keyedBy: Key.self)
+        var object = container.nestedContainer(keyedBy: Key.self, forKey: Key("someObject"))
+        var list = container.nestedUnkeyedContainer(forKey: Key(intValue: 1))
+        try? container.encode(Double.nan, forKey: Key(intValue: 2))
+        try object.encode(1, forKey: Key("innerKey"))
+        try list.encode(ParityPath(list.codingPath).description)
+        _ = container.nestedContainer(keyedBy: Key.self, forKey: Key("someObject"))
+        try list.encode(ParityPath(list.codingPath).description)
+      }
+      expectSameEncoding(value) { foundation, jsonKit in
+        foundation.keyEncodingStrategy = strategy
+        jsonKit.keyEncodingStrategy = strategy
+      }
+    }
+  }
+
+  @Test func aSuperEncoderUsedAfterLaterMembersKeepsItsKeyInItsPath() {
+    for strategy in Self.keyStrategies {
+      let value = Counted { encoder in
+        var container = encoder.container(keyedBy: Key.self)
+        let numbered = container.superEncoder(forKey: Key(intValue: 3))
+        let named = container.superEncoder(forKey: Key("superKey"))
+        let parent = container.superEncoder()
+        var list = container.nestedUnkeyedContainer(forKey: Key("laterList"))
+        try list.encode(1)
+        var object = numbered.container(keyedBy: Key.self)
+        try object.encode(ParityPath(numbered.codingPath).description, forKey: Key("pathKey"))
+        var other = named.unkeyedContainer()
+        try other.encode(ParityPath(named.codingPath).description)
+        var single = parent.singleValueContainer()
+        try single.encode(ParityPath(parent.codingPath).description)
+      }
+      expectSameEncoding(value) { foundation, jsonKit in
+        foundation.keyEncodingStrategy = strategy
+        jsonKit.keyEncodingStrategy = strategy
+      }
+      #expect(value.calls == 2 * comparedFormattings.count)
+    }
+  }
 }
 
 // MARK: - Two containers for one place

@@ -293,6 +293,34 @@ extension FoundationParityTests {
     #expect(try JSONValue(parsing: ours) == ["a": 1, "c": ["ok", "fine"]])
   }
 
+  @Test func aKeyOfAMemberWhoseValueFailedAndWasCaughtIsNotWritten() throws {
+    struct Caught: Encodable {
+      let keepsUnreadableKey: Bool
+      func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyKey.self)
+        try container.encode(1, forKey: AnyKey(keepsUnreadableKey ? "k\u{FFFF}" : "k"))
+        try? container.encode(Double.nan, forKey: AnyKey("x\u{0}"))
+        var list = container.nestedUnkeyedContainer(forKey: AnyKey("list"))
+        try? list.encode(["y\u{FFFE}": Double.nan])
+        try list.encode(2)
+      }
+    }
+    // Both encoders leave out the members whose values failed, keys and all.
+    let foundation = JSONEncoder()
+    foundation.outputFormatting = .sortedKeys
+    let jsonKit = JKEncoder()
+    jsonKit.outputFormatting = .sortedKeys
+    let expected = try foundation.encode(Caught(keepsUnreadableKey: false))
+    #expect(try jsonKit.encode(Caught(keepsUnreadableKey: false)) == expected)
+    #expect(String(decoding: expected, as: UTF8.self) == #"{"k":1,"list":[2]}"#)
+    // A key that stays is still refused.
+    let error = #expect(throws: EncodingError.self) {
+      try jsonKit.encode(Caught(keepsUnreadableKey: true))
+    }
+    guard case .invalidValue(let value, _) = error else { return }
+    #expect(value as? String == "k\u{FFFF}")
+  }
+
   @Test func jsonValuesWriterThrowsForAStringItCannotReadBack() throws {
     for scalar in Self.unreadableScalars {
       for options: JKOutputFormatting in [[], .escapeUnicode, [.prettyPrinted, .sortedKeys]] {
