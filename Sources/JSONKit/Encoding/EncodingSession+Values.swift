@@ -24,6 +24,20 @@ extension EncodingSession {
       return writeScalar(into: slot) { $0.append(bool ? "true" : "false") }
     }
     if try encodeSpecial(value, into: slot) { return }
+    if byOwnEncoder { return try encodeComposite(value, into: slot, byOwnEncoder: true) }
+    let frame = innermostFrame
+    try encodeComposite(value, into: slot, byOwnEncoder: false)
+    // A container's member: nothing may have begun another member of the
+    // container while its value was encoded.
+    if !isLastMember(slot, inFrame: frame) { noteWriteIntoOwnContainer(slot) }
+  }
+
+  /// Encodes a value that is not one of the types written directly: through
+  /// its `encode(to:)`, or as a dictionary whose keys keep their spelling.
+  @inline(__always)
+  private func encodeComposite<T: Encodable>(
+    _ value: T, into slot: EncodingSlot, byOwnEncoder: Bool
+  ) throws {
     if case .useDefaultKeys = options.keyEncodingStrategy {
     } else if let dictionary = value as? any StringKeyedEncodableDictionary {
       // Foundation writes `[String: V]` keys as they are, whatever the

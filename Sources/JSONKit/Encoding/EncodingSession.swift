@@ -19,6 +19,9 @@ final class EncodingSession {
   private let streaming: UnsafeMutablePointer<StreamingState>
   /// Set at the hand-over; from then on it receives every write.
   private let handedOver: UnsafeMutablePointer<TreeState?>
+  /// The first write into a container from inside the `encode(to:)` of
+  /// one of its own members; `encode` throws it.
+  private let reentry: UnsafeMutablePointer<EncodingError.Context?>
 
   init(options: JKEncoder.Options, capacity: Int) {
     self.options = options
@@ -36,6 +39,8 @@ final class EncodingSession {
         maxDepth: options.maxDepth, capacity: capacity))
     handedOver = .allocate(capacity: 1)
     handedOver.initialize(to: nil)
+    reentry = .allocate(capacity: 1)
+    reentry.initialize(to: nil)
   }
 
   deinit {
@@ -43,6 +48,8 @@ final class EncodingSession {
     streaming.deallocate()
     handedOver.deinitialize(count: 1)
     handedOver.deallocate()
+    reentry.deinitialize(count: 1)
+    reentry.deallocate()
   }
 
   /// The tree, once streaming has handed over to it. The fast paths do not
@@ -105,6 +112,39 @@ final class EncodingSession {
   func beginElement(of container: Int) -> (slot: EncodingSlot, start: Int) {
     if let begun = streaming.pointee.beginElement(of: container) { return begun }
     return (handOver().beginMember(of: container, key: nil, name: nil), 0)
+  }
+
+  /// Where to look for the container of a member just begun, for
+  /// ``isLastMember(_:inFrame:)``: streaming's innermost frame.
+  @inline(__always)
+  var innermostFrame: Int { streaming.pointee.openDepth - 1 }
+
+  /// Whether no member (or element) was begun in the container of `slot`
+  /// after it, a key begun again counting as a new member; `frame` is
+  /// ``innermostFrame`` as the member was begun.
+  @inline(__always)
+  func isLastMember(_ slot: EncodingSlot, inFrame frame: Int) -> Bool {
+    if let isLast = streaming.pointee.isLastMember(slot, inFrame: frame) { return isLast }
+    return handOver().slotCount(of: slot.container) == slot.member + 1
+  }
+
+  /// Notes that members were begun in `container` while the value of its
+  /// member in `slot` was being encoded, unless an earlier conflict was.
+  ///
+  /// Foundation adds a member (or element) only once its value's
+  /// `encode(to:)` has returned, so a value that writes into the container
+  /// it is being encoded into comes out before, or is replaced by, its own
+  /// member. JSONKit writes a member's key and place first and cannot give
+  /// that order, so `encode` throws.
+  @inline(never)
+  func noteWriteIntoOwnContainer(_ slot: EncodingSlot) {
+    guard reentry.pointee == nil else { return }
+    reentry.pointee = EncodingError.Context(
+      codingPath: codingPath(ofContainer: slot.container),
+      debugDescription:
+        "A value wrote into the container it is being encoded into, from inside its own "
+        + "encode(to:). Foundation adds a member only after its value's encode(to:) returns; "
+        + "JSONKit cannot order such writes as Foundation does.")
   }
 
   /// Takes out the member in `slot`, whose value failed to encode, with all
@@ -234,6 +274,7 @@ final class EncodingSession {
 
   /// Throws the conflict met while encoding `value`, if any.
   func throwConflict(_ value: Any) throws {
+    if let context = reentry.pointee { throw EncodingError.invalidValue(value, context) }
     if let context = tree?.conflict { throw EncodingError.invalidValue(value, context) }
   }
 }

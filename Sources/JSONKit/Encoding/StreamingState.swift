@@ -443,6 +443,23 @@ struct StreamingState: ~Copyable {
     return frames[index].count
   }
 
+  /// The number of open frames: the innermost open container is the
+  /// frame `openDepth - 1`.
+  @inline(__always)
+  var openDepth: Int { frames.count }
+
+  /// Whether no member was begun in the container of `slot` after it, when
+  /// that container was the frame `frame` as the member was begun; nil when
+  /// the container is closed.
+  @inline(__always)
+  func isLastMember(_ slot: EncodingSlot, inFrame frame: Int) -> Bool? {
+    if frame >= 0, frame < frames.count, frames[frame].serial == slot.container {
+      return frames[frame].count == slot.member + 1
+    }
+    guard let index = frameIndex(slot.container) else { return nil }
+    return frames[index].count == slot.member + 1
+  }
+
   /// Foundation writes `{}` for a value that encoded nothing.
   private mutating func writeEmptyObject() {
     writer.writeEmptyContainer(isObject: true, indentLevel: indentLevel)

@@ -195,6 +195,12 @@ final class TreeState {
     return nodes[node].members.count - nodes[node].discardedCount
   }
 
+  /// The number of slots begun in `container`, two for one key counted
+  /// twice.
+  func slotCount(of container: Int) -> Int {
+    nodes[node(of: container)].memberOfSlot.count
+  }
+
   /// Whether nothing has been written into `slot` yet.
   func isUnwritten(_ slot: EncodingSlot) -> Bool {
     let (node, member) = place(of: slot)

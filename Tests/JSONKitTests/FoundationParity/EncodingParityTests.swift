@@ -805,3 +805,137 @@ extension FoundationParityTests {
       })
   }
 }
+
+// MARK: - A value writing into its own container
+
+/// Containers kept by one value for another to write into.
+private final class ContainerBox: @unchecked Sendable {
+  // Unchecked: each test encodes its own instance on one thread.
+  var keyed: KeyedEncodingContainer<Key>?
+  var unkeyed: (any UnkeyedEncodingContainer)?
+  var encoder: (any Encoder)?
+}
+
+extension FoundationParityTests {
+  /// Expects Foundation to give `foundation` for `value` (sorted keys), and
+  /// JSONKit to throw `invalidValue` at `path`, saying why.
+  private func expectWriteIntoOwnContainer(
+    _ value: @autoclosure () -> Counted, foundation expected: String, at path: [any CodingKey],
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) throws {
+    let foundation = JSONEncoder()
+    foundation.outputFormatting = .sortedKeys
+    let theirs = String(decoding: try foundation.encode(["root": [value()]]), as: UTF8.self)
+    #expect(theirs == expected, sourceLocation: sourceLocation)
+    let outcome = EncodingOutcome { try JKEncoder().encode(["root": [value()]]) }
+    guard case .invalidValue(let actualPath, let message) = outcome else {
+      Issue.record("expected invalidValue, got \(outcome)", sourceLocation: sourceLocation)
+      return
+    }
+    #expect(actualPath == ParityPath(path), sourceLocation: sourceLocation)
+    #expect(
+      message.contains("the container it is being encoded into"), "\(message)",
+      sourceLocation: sourceLocation)
+  }
+
+  /// A value that writes `{"inner":1}` after running `before`.
+  private func inner(_ before: @escaping () throws -> Void) -> Counted {
+    Counted { encoder in
+      try before()
+      var own = encoder.container(keyedBy: Key.self)
+      try own.encode(1, forKey: Key("inner"))
+    }
+  }
+
+  @Test func aValueWritingIntoTheObjectItIsAMemberOfMakesEncodeThrow() throws {
+    func value() -> Counted {
+      let box = ContainerBox()
+      let child = inner { try box.keyed!.encode(99, forKey: Key("a")) }
+      return Counted { encoder in
+        var container = encoder.container(keyedBy: Key.self)
+        box.keyed = container
+        try container.encode(child, forKey: Key("a"))
+      }
+    }
+    try expectWriteIntoOwnContainer(
+      value(), foundation: #"{"root":[{"a":{"inner":1}}]}"#, at: [Key("root"), Key.index(0)])
+  }
+
+  @Test func aValueWritingIntoTheArrayItIsAnElementOfMakesEncodeThrow() throws {
+    func value() -> Counted {
+      let box = ContainerBox()
+      let child = inner { try box.unkeyed!.encode(99) }
+      return Counted { encoder in
+        var container = encoder.unkeyedContainer()
+        box.unkeyed = container
+        try container.encode(child)
+        try container.encode(5)
+      }
+    }
+    try expectWriteIntoOwnContainer(
+      value(), foundation: #"{"root":[[99,{"inner":1},5]]}"#, at: [Key("root"), Key.index(0)])
+  }
+
+  @Test func aValueWritingIntoItsGrandparentsObjectMakesEncodeThrow() throws {
+    func value() -> Counted {
+      let box = ContainerBox()
+      let grandchild = inner { try box.keyed!.encode(99, forKey: Key("z")) }
+      let child = Counted { encoder in
+        var own = encoder.container(keyedBy: Key.self)
+        try own.encode(grandchild, forKey: Key("b"))
+      }
+      return Counted { encoder in
+        var container = encoder.container(keyedBy: Key.self)
+        box.keyed = container
+        try container.encode(child, forKey: Key("a"))
+      }
+    }
+    try expectWriteIntoOwnContainer(
+      value(), foundation: #"{"root":[{"a":{"b":{"inner":1}},"z":99}]}"#,
+      at: [Key("root"), Key.index(0)])
+  }
+
+  @Test func containersWrittenAfterAMembersValueReturnedAreWrittenAsFoundationWritesThem() {
+    // The child keeps a copy of its parent's object, which is written after
+    // the child returned; the parent's own nested containers are written
+    // after later siblings.
+    let box = ContainerBox()
+    let child = inner {}
+    let keeper = Counted { encoder in
+      var own = encoder.container(keyedBy: Key.self)
+      try own.encode(0, forKey: Key("kept"))
+    }
+    let parent = Counted { encoder in
+      var container = encoder.container(keyedBy: Key.self)
+      box.keyed = container
+      var nested = container.nestedContainer(keyedBy: Key.self, forKey: Key("n"))
+      var list = container.nestedUnkeyedContainer(forKey: Key("l"))
+      try container.encode(child, forKey: Key("a"))
+      try container.encode(keeper, forKey: Key("k"))
+      try box.keyed!.encode(5, forKey: Key("c"))
+      try nested.encode(child, forKey: Key("late"))
+      try list.encode(child)
+      try list.encode(6)
+      try container.encode([3], forKey: Key("b"))
+      try nested.encode(7, forKey: Key("later"))
+    }
+    expectSameEncoding(["root": [parent]])
+  }
+
+  @Test func aSuperEncoderAskedForBeforeAMemberIsUsedByThatMemberAsInFoundation() {
+    let box = ContainerBox()
+    let child = inner {
+      var single = box.encoder!.singleValueContainer()
+      try single.encode("base")
+      // Foundation adds a super encoder's value when the encoder is released.
+      box.encoder = nil
+    }
+    let parent = Counted { encoder in
+      var container = encoder.container(keyedBy: Key.self)
+      box.encoder = container.superEncoder(forKey: Key("s"))
+      try container.encode(child, forKey: Key("a"))
+      try container.encode(1, forKey: Key("b"))
+    }
+    expectSameEncoding(["root": [parent]])
+  }
+}
