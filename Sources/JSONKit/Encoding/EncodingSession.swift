@@ -140,27 +140,37 @@ final class EncodingSession {
     return handOver().slotCount(of: slot.container) == slot.member + 1
   }
 
+  /// Notes a write into the container of `slot` from inside the encoding
+  /// of its value (its `encode(to:)`, or a custom date or data strategy),
+  /// which has returned: a member begun in the container after `slot`,
+  /// which was its last. `frame` is ``innermostFrame`` as the value's
+  /// encoding began.
+  @inline(__always)
+  func noteWritesIntoContainer(of slot: EncodingSlot, inFrame frame: Int) {
+    if !isLastMember(slot, inFrame: frame) { noteWriteIntoOwnContainer(slot) }
+  }
+
   /// Notes that members were begun in the container of `slot` while the
   /// value of its member in `slot` was being encoded, unless an earlier
   /// such write was.
   ///
-  /// Foundation adds a member (or element) only once its value's
-  /// `encode(to:)` has returned, so a value that writes into the container
-  /// it is being encoded into comes out before, or is replaced by, its own
-  /// member. JSONKit writes a member's key and place first and cannot give
-  /// that order, so `encode` throws. The write replaces a conflict the tree met: that one may be
+  /// Foundation adds a member (or element) only once its value is encoded,
+  /// so a value that writes into the container it is being encoded into
+  /// comes out before, or is replaced by, its own member. JSONKit writes a
+  /// member's key and place first and cannot give that order, so `encode`
+  /// throws. The write replaces a conflict the tree met: that one may be
   /// its consequence (a member written again under the key being encoded
   /// shares one place with it).
   @inline(never)
-  func noteWriteIntoOwnContainer(_ slot: EncodingSlot) {
+  private func noteWriteIntoOwnContainer(_ slot: EncodingSlot) {
     if let earlier = conflict.pointee, !earlier.trapsInFoundation { return }
     conflict.pointee = Conflict(
       context: EncodingError.Context(
         codingPath: codingPath(ofContainer: slot.container),
         debugDescription:
           "A value wrote into the container it is being encoded into, from inside its own "
-          + "encode(to:). Foundation adds a member only after its value's encode(to:) "
-          + "returns; JSONKit cannot order such writes as Foundation does."),
+          + "encode(to:) or a custom date or data strategy. Foundation adds a member only "
+          + "once its value is encoded; JSONKit cannot order such writes as Foundation does."),
       trapsInFoundation: false)
   }
 
