@@ -28,7 +28,12 @@ extension EncodingSession {
     // is checked when that value is encoded.
     if byOwnEncoder { return try encodeComposite(value, into: slot, byOwnEncoder: true) }
     let frame = innermostFrame
-    try encodeComposite(value, into: slot, byOwnEncoder: false)
+    do {
+      try encodeComposite(value, into: slot, byOwnEncoder: false)
+    } catch {
+      noteWritesIntoContainer(of: slot, inFrame: frame)
+      throw error
+    }
     noteWritesIntoContainer(of: slot, inFrame: frame)
   }
 
@@ -183,7 +188,12 @@ extension EncodingSession {
     // already has later members (a super encoder used late): then only the
     // value's own encoder writes into the container.
     if isLastMember(slot, inFrame: frame) {
-      try closure(encoder)
+      do {
+        try closure(encoder)
+      } catch {
+        noteWritesIntoContainer(of: slot, inFrame: frame)
+        throw error
+      }
       noteWritesIntoContainer(of: slot, inFrame: frame)
     } else {
       try closure(encoder)

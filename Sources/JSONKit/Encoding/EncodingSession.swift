@@ -29,8 +29,10 @@ final class EncodingSession {
   struct Conflict {
     let context: EncodingError.Context
     /// Whether Foundation traps at the write (two containers, or a
-    /// container and a single value, for one place), rather than writing
-    /// other output.
+    /// container and a single value, for one place), so that it went wrong
+    /// before any error `encode(to:)` throws later. Where Foundation writes
+    /// other output instead, it throws that later error, and so does
+    /// `encode`.
     let trapsInFoundation: Bool
   }
 
@@ -142,9 +144,12 @@ final class EncodingSession {
 
   /// Notes a write into the container of `slot` from inside the encoding
   /// of its value (its `encode(to:)`, or a custom date or data strategy),
-  /// which has returned: a member begun in the container after `slot`,
-  /// which was its last. `frame` is ``innermostFrame`` as the value's
-  /// encoding began.
+  /// which has returned or thrown: a member begun in the container after
+  /// `slot`, which was its last. `frame` is ``innermostFrame`` as the
+  /// value's encoding began.
+  ///
+  /// A value that throws is checked too: a caller that catches the error
+  /// keeps what was written into its container, as Foundation does.
   @inline(__always)
   func noteWritesIntoContainer(of slot: EncodingSlot, inFrame frame: Int) {
     if !isLastMember(slot, inFrame: frame) { noteWriteIntoOwnContainer(slot) }
@@ -299,8 +304,12 @@ final class EncodingSession {
     return output
   }
 
-  /// Throws the conflict met while encoding `value`, if any.
-  func throwConflict(_ value: Any) throws {
-    if let conflict = conflict.pointee { throw EncodingError.invalidValue(value, conflict.context) }
+  /// Throws the conflict met while encoding `value`, if any; when the
+  /// encoding threw (`afterError`), only one at which Foundation traps.
+  func throwConflict(_ value: Any, afterError: Bool = false) throws {
+    guard let conflict = conflict.pointee, conflict.trapsInFoundation || !afterError else {
+      return
+    }
+    throw EncodingError.invalidValue(value, conflict.context)
   }
 }
