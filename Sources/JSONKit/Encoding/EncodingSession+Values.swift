@@ -184,9 +184,10 @@ extension EncodingSession {
   {
     let encoder = SlotEncoder(session: self, slot: slot)
     let frame = innermostFrame
-    // A single-value container may encode the value into a slot that
-    // already has later members (a super encoder used late): then only the
-    // value's own encoder writes into the container.
+    // Through a single-value container, the slot may be that of a super
+    // encoder used after later members were begun: those members are no
+    // write from inside the closure, and such a slot is not checked (as a
+    // value's encode(to:) through a super encoder is not).
     if isLastMember(slot, inFrame: frame) {
       do {
         try closure(encoder)
