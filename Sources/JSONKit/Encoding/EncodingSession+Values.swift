@@ -24,12 +24,17 @@ extension EncodingSession {
       return writeScalar(into: slot) { $0.append(bool ? "true" : "false") }
     }
     if try encodeSpecial(value, into: slot) { return }
+    // Through a single-value container, the slot is an outer value's, which
+    // is checked when that value is encoded.
     if byOwnEncoder { return try encodeComposite(value, into: slot, byOwnEncoder: true) }
     let frame = innermostFrame
-    try encodeComposite(value, into: slot, byOwnEncoder: false)
-    // A container's member: nothing may have begun another member of the
-    // container while its value was encoded.
-    if !isLastMember(slot, inFrame: frame) { noteWriteIntoOwnContainer(slot) }
+    do {
+      try encodeComposite(value, into: slot, byOwnEncoder: false)
+    } catch {
+      noteWritesIntoContainer(of: slot, inFrame: frame)
+      throw error
+    }
+    noteWritesIntoContainer(of: slot, inFrame: frame)
   }
 
   /// Encodes a value that is not one of the types written directly: through
@@ -171,6 +176,32 @@ extension EncodingSession {
 
   // MARK: - Foundation types
 
+  /// Encodes a value into `slot` with a custom date or data strategy's
+  /// `closure`, checked as ``encode(_:into:byOwnEncoder:)`` checks a
+  /// value's `encode(to:)`.
+  private func encodeByStrategy(into slot: EncodingSlot, _ closure: (any Encoder) throws -> Void)
+    throws
+  {
+    let encoder = SlotEncoder(session: self, slot: slot)
+    let frame = innermostFrame
+    // Through a single-value container, the slot may be that of a super
+    // encoder used after later members were begun: those members are no
+    // write from inside the closure, and such a slot is not checked (as a
+    // value's encode(to:) through a super encoder is not).
+    if isLastMember(slot, inFrame: frame) {
+      do {
+        try closure(encoder)
+      } catch {
+        noteWritesIntoContainer(of: slot, inFrame: frame)
+        throw error
+      }
+      noteWritesIntoContainer(of: slot, inFrame: frame)
+    } else {
+      try closure(encoder)
+    }
+    writeEmptyObjectUnlessWritten(slot)
+  }
+
   private func write(_ date: Date, into slot: EncodingSlot) throws {
     switch options.dateEncodingStrategy {
     case .deferredToDate:
@@ -189,8 +220,7 @@ extension EncodingSession {
         try writeScalar(into: slot) { try $0.writeQuotedChecked(text) }
     #endif
     case .custom(let closure):
-      try closure(date, SlotEncoder(session: self, slot: slot))
-      writeEmptyObjectUnlessWritten(slot)
+      try encodeByStrategy(into: slot) { try closure(date, $0) }
     @unknown default:
       try date.encode(to: SlotEncoder(session: self, slot: slot))
     }
@@ -204,8 +234,7 @@ extension EncodingSession {
       let text = data.base64EncodedString()
       try writeScalar(into: slot) { try $0.writeQuotedChecked(text) }
     case .custom(let closure):
-      try closure(data, SlotEncoder(session: self, slot: slot))
-      writeEmptyObjectUnlessWritten(slot)
+      try encodeByStrategy(into: slot) { try closure(data, $0) }
     @unknown default:
       try data.encode(to: SlotEncoder(session: self, slot: slot))
     }

@@ -19,9 +19,22 @@ final class EncodingSession {
   private let streaming: UnsafeMutablePointer<StreamingState>
   /// Set at the hand-over; from then on it receives every write.
   private let handedOver: UnsafeMutablePointer<TreeState?>
-  /// The first write into a container from inside the `encode(to:)` of
-  /// one of its own members; `encode` throws it.
-  private let reentry: UnsafeMutablePointer<EncodingError.Context?>
+  /// The write that makes `encode` throw (see ``Conflict``): the first
+  /// write into a container being encoded into, else the first conflict
+  /// the tree reports here.
+  private let conflict: UnsafeMutablePointer<Conflict?>
+
+  /// A write that makes `encode` throw once it is done, where Foundation
+  /// would trap or write other output.
+  struct Conflict {
+    let context: EncodingError.Context
+    /// Whether Foundation traps at the write (two containers, or a
+    /// container and a single value, for one place), so that it went wrong
+    /// before any error `encode(to:)` throws later. Where Foundation writes
+    /// other output instead, it throws that later error, and so does
+    /// `encode`.
+    let trapsInFoundation: Bool
+  }
 
   init(options: JKEncoder.Options, capacity: Int) {
     self.options = options
@@ -39,8 +52,8 @@ final class EncodingSession {
         maxDepth: options.maxDepth, capacity: capacity))
     handedOver = .allocate(capacity: 1)
     handedOver.initialize(to: nil)
-    reentry = .allocate(capacity: 1)
-    reentry.initialize(to: nil)
+    conflict = .allocate(capacity: 1)
+    conflict.initialize(to: nil)
   }
 
   deinit {
@@ -48,8 +61,8 @@ final class EncodingSession {
     streaming.deallocate()
     handedOver.deinitialize(count: 1)
     handedOver.deallocate()
-    reentry.deinitialize(count: 1)
-    reentry.deallocate()
+    conflict.deinitialize(count: 1)
+    conflict.deallocate()
   }
 
   /// The tree, once streaming has handed over to it. The fast paths do not
@@ -61,7 +74,8 @@ final class EncodingSession {
   /// from now on.
   private func handOver() -> TreeState {
     if let tree { return tree }
-    let tree = TreeState.takingOver(&streaming.pointee, formatting: options.outputFormatting)
+    let tree = TreeState.takingOver(
+      &streaming.pointee, formatting: options.outputFormatting, conflict: conflict)
     handedOver.pointee = tree
     return tree
   }
@@ -128,23 +142,41 @@ final class EncodingSession {
     return handOver().slotCount(of: slot.container) == slot.member + 1
   }
 
-  /// Notes that members were begun in `container` while the value of its
-  /// member in `slot` was being encoded, unless an earlier conflict was.
+  /// Notes a write into the container of `slot` from inside the encoding
+  /// of its value (its `encode(to:)`, or a custom date or data strategy),
+  /// which has returned or thrown: a member begun in the container after
+  /// `slot`, which was its last. `frame` is ``innermostFrame`` as the
+  /// value's encoding began.
   ///
-  /// Foundation adds a member (or element) only once its value's
-  /// `encode(to:)` has returned, so a value that writes into the container
-  /// it is being encoded into comes out before, or is replaced by, its own
-  /// member. JSONKit writes a member's key and place first and cannot give
-  /// that order, so `encode` throws.
+  /// A value that throws is checked too: a caller that catches the error
+  /// keeps what was written into its container, as Foundation does.
+  @inline(__always)
+  func noteWritesIntoContainer(of slot: EncodingSlot, inFrame frame: Int) {
+    if !isLastMember(slot, inFrame: frame) { noteWriteIntoOwnContainer(slot) }
+  }
+
+  /// Notes that members were begun in the container of `slot` while the
+  /// value of its member in `slot` was being encoded, unless an earlier
+  /// such write was.
+  ///
+  /// Foundation adds a member (or element) only once its value is encoded,
+  /// so a value that writes into the container it is being encoded into
+  /// comes out before, or is replaced by, its own member. JSONKit writes a
+  /// member's key and place first and cannot give that order, so `encode`
+  /// throws. The write replaces a conflict the tree met: that one may be
+  /// its consequence (a member written again under the key being encoded
+  /// shares one place with it).
   @inline(never)
-  func noteWriteIntoOwnContainer(_ slot: EncodingSlot) {
-    guard reentry.pointee == nil else { return }
-    reentry.pointee = EncodingError.Context(
-      codingPath: codingPath(ofContainer: slot.container),
-      debugDescription:
-        "A value wrote into the container it is being encoded into, from inside its own "
-        + "encode(to:). Foundation adds a member only after its value's encode(to:) returns; "
-        + "JSONKit cannot order such writes as Foundation does.")
+  private func noteWriteIntoOwnContainer(_ slot: EncodingSlot) {
+    if let earlier = conflict.pointee, !earlier.trapsInFoundation { return }
+    conflict.pointee = Conflict(
+      context: EncodingError.Context(
+        codingPath: codingPath(ofContainer: slot.container),
+        debugDescription:
+          "A value wrote into the container it is being encoded into, from inside its own "
+          + "encode(to:) or a custom date or data strategy. Foundation adds a member only "
+          + "once its value is encoded; JSONKit cannot order such writes as Foundation does."),
+      trapsInFoundation: false)
   }
 
   /// Takes out the member in `slot`, whose value failed to encode, with all
@@ -244,10 +276,10 @@ final class EncodingSession {
 
   /// The output; nil when the root value encoded nothing.
   ///
-  /// - Throws: `EncodingError.invalidValue` when two writes conflicted
-  ///   (see ``TreeState``), for the first key holding a scalar JSONKit's
-  ///   reader rejects (so could not read back), or when containers nest
-  ///   deeper than ``maxDepth``, with `value` as the invalid value.
+  /// - Throws: `EncodingError.invalidValue` for a ``Conflict``, for the
+  ///   first key holding a scalar JSONKit's reader rejects (so could not
+  ///   read back), or when containers nest deeper than ``maxDepth``, with
+  ///   `value` as the invalid value.
   func finish(_ value: Any) throws -> ByteWriter? {
     try throwConflict(value)
     if let error = streaming.pointee.unreadableKeyError { throw error }
@@ -272,9 +304,12 @@ final class EncodingSession {
     return output
   }
 
-  /// Throws the conflict met while encoding `value`, if any.
-  func throwConflict(_ value: Any) throws {
-    if let context = reentry.pointee { throw EncodingError.invalidValue(value, context) }
-    if let context = tree?.conflict { throw EncodingError.invalidValue(value, context) }
+  /// Throws the conflict met while encoding `value`, if any; when the
+  /// encoding threw (`afterError`), only one at which Foundation traps.
+  func throwConflict(_ value: Any, afterError: Bool = false) throws {
+    guard let conflict = conflict.pointee, conflict.trapsInFoundation || !afterError else {
+      return
+    }
+    throw EncodingError.invalidValue(value, conflict.context)
   }
 }

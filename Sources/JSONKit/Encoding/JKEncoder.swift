@@ -126,9 +126,12 @@ public final class JKEncoder: @unchecked Sendable {
   ///   U+nFFFE, U+nFFFF), which JSONKit's reader rejects and so could not
   ///   read back, for a value that encodes nothing at all, for two
   ///   containers of different kinds (or a container and a single value)
-  ///   asked for one place, for arrays and objects nested deeper than
-  ///   ``maxDepth``, and for whatever
-  ///   `encode(to:)` throws.
+  ///   asked for one place, for a value (or a custom date or data
+  ///   strategy) that writes into the container it is being encoded into
+  ///   (even if it then fails and the error is caught), for arrays and
+  ///   objects nested deeper than ``maxDepth``, and for whatever
+  ///   `encode(to:)` throws, which, as in Foundation, is thrown rather than
+  ///   such a write.
   public func encode<T: Encodable>(_ value: T) throws -> Data {
     try encodeIntoWriter(value).finishData()
   }
@@ -179,8 +182,9 @@ public final class JKEncoder: @unchecked Sendable {
     do {
       try body(SlotEncoder(session: session, slot: .root))
     } catch {
-      // A conflict is what went wrong first.
-      try session.throwConflict(value)
+      // A write at which Foundation traps went wrong before the error;
+      // after other conflicts, Foundation throws the error.
+      try session.throwConflict(value, afterError: true)
       throw error
     }
     guard let output = try session.finish(value) else {

@@ -10,13 +10,15 @@
 /// they are. Text with no container record (a `JSONValue` written whole,
 /// the `{}` written for a value that encoded nothing) stays text too.
 extension TreeState {
-  /// A tree holding what `streaming` wrote, which it takes.
-  static func takingOver(_ streaming: inout StreamingState, formatting: JKOutputFormatting)
-    -> TreeState
-  {
+  /// A tree holding what `streaming` wrote, which it takes; it reports
+  /// conflicts into the session's `conflict`.
+  static func takingOver(
+    _ streaming: inout StreamingState, formatting: JKOutputFormatting,
+    conflict: UnsafeMutablePointer<EncodingSession.Conflict?>
+  ) -> TreeState {
     let tree = TreeState(
       writer: streaming.takeWriter(), formatting: formatting,
-      nextContainer: streaming.containers.count)
+      nextContainer: streaming.containers.count, conflict: conflict)
     tree.read(streaming)
     streaming.stop()
     return tree

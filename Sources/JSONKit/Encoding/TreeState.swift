@@ -65,8 +65,8 @@ final class TreeState {
   /// it go into a node left out of the output, as Foundation's do.
   var droppedContainers: [Int: Bool] = [:]
   var nextContainer: Int
-  /// The first conflict met; `encode` throws it.
-  private(set) var conflict: EncodingError.Context?
+  /// Where the session keeps the first conflict met; `encode` throws it.
+  private let conflict: UnsafeMutablePointer<EncodingSession.Conflict?>
   /// Whether ``finish(maxDepth:)`` wrote a container nested deeper than
   /// its limit.
   private(set) var isTooDeep = false
@@ -78,10 +78,14 @@ final class TreeState {
   /// The member count from which an object node indexes its keys.
   private static let keyIndexThreshold = 16
 
-  init(writer: consuming ByteWriter, formatting: JKOutputFormatting, nextContainer: Int) {
+  init(
+    writer: consuming ByteWriter, formatting: JKOutputFormatting, nextContainer: Int,
+    conflict: UnsafeMutablePointer<EncodingSession.Conflict?>
+  ) {
     self.writer = writer
     self.formatting = formatting
     self.nextContainer = nextContainer
+    self.conflict = conflict
   }
 
   // MARK: - Finding nodes and members
@@ -304,7 +308,7 @@ final class TreeState {
   private func noteConflict(
     at slot: EncodingSlot, nested: Bool, _ requested: String, existing: String
   ) {
-    guard conflict == nil else { return }
+    guard conflict.pointee == nil else { return }
     let (node, member) = place(of: slot)
     let path: [any CodingKey]
     var place = ""
@@ -315,10 +319,13 @@ final class TreeState {
     } else {
       path = codingPath(of: slot)
     }
-    conflict = EncodingError.Context(
-      codingPath: path,
-      debugDescription:
-        "Cannot encode \(requested)\(place): \(existing) was already encoded at this coding path.")
+    conflict.pointee = EncodingSession.Conflict(
+      context: EncodingError.Context(
+        codingPath: path,
+        debugDescription:
+          "Cannot encode \(requested)\(place): \(existing) was already encoded at this coding "
+          + "path."),
+      trapsInFoundation: true)
   }
 
   // MARK: - Coding paths

@@ -818,16 +818,20 @@ private final class ContainerBox: @unchecked Sendable {
 
 extension FoundationParityTests {
   /// Expects Foundation to give `foundation` for `value` (sorted keys), and
-  /// JSONKit to throw `invalidValue` at `path`, saying why.
+  /// JSONKit to throw `invalidValue` at `path`, saying why; `configure`
+  /// sets both encoders' strategies alike.
   private func expectWriteIntoOwnContainer(
     _ value: @autoclosure () -> Counted, foundation expected: String, at path: [any CodingKey],
+    configure: (JSONEncoder, JKEncoder) -> Void = { _, _ in },
     sourceLocation: SourceLocation = #_sourceLocation
   ) throws {
     let foundation = JSONEncoder()
     foundation.outputFormatting = .sortedKeys
+    let jsonKit = JKEncoder()
+    configure(foundation, jsonKit)
     let theirs = String(decoding: try foundation.encode(["root": [value()]]), as: UTF8.self)
     #expect(theirs == expected, sourceLocation: sourceLocation)
-    let outcome = EncodingOutcome { try JKEncoder().encode(["root": [value()]]) }
+    let outcome = EncodingOutcome { try jsonKit.encode(["root": [value()]]) }
     guard case .invalidValue(let actualPath, let message) = outcome else {
       Issue.record("expected invalidValue, got \(outcome)", sourceLocation: sourceLocation)
       return
@@ -937,5 +941,234 @@ extension FoundationParityTests {
       try container.encode(1, forKey: Key("b"))
     }
     expectSameEncoding(["root": [parent]])
+  }
+}
+
+// MARK: - Writes into a container from a strategy closure, or before a failure
+
+/// An error a value throws, for its parent to catch.
+private struct Refusal: Error {}
+
+extension FoundationParityTests {
+  /// Makes both encoders run `body` for every date and every data value, as
+  /// their custom strategy.
+  private func customDatesAndData(
+    _ body: @escaping @Sendable (any Encoder) throws -> Void
+  ) -> (JSONEncoder, JKEncoder) -> Void {
+    { foundation, jsonKit in
+      foundation.dateEncodingStrategy = .custom { _, encoder in try body(encoder) }
+      jsonKit.dateEncodingStrategy = .custom { _, encoder in try body(encoder) }
+      foundation.dataEncodingStrategy = .custom { _, encoder in try body(encoder) }
+      jsonKit.dataEncodingStrategy = .custom { _, encoder in try body(encoder) }
+    }
+  }
+
+  /// Encodes `"d"` through `encoder`'s single-value container.
+  private static func writeD(_ encoder: any Encoder) throws {
+    var single = encoder.singleValueContainer()
+    try single.encode("d")
+  }
+
+  @Test func aCustomDateStrategyWritingIntoTheObjectItsDateIsAMemberOfMakesEncodeThrow() throws {
+    let box = ContainerBox()
+    let configure = customDatesAndData { encoder in
+      try Self.writeD(encoder)
+      try box.keyed!.encode(99, forKey: Key("a"))
+    }
+    let value = Counted { encoder in
+      var container = encoder.container(keyedBy: Key.self)
+      box.keyed = container
+      try container.encode(Date(timeIntervalSince1970: 0), forKey: Key("a"))
+    }
+    try expectWriteIntoOwnContainer(
+      value, foundation: #"{"root":[{"a":"d"}]}"#, at: [Key("root"), Key.index(0)],
+      configure: configure)
+  }
+
+  @Test func aCustomDataStrategyWritingIntoTheArrayItsDataIsAnElementOfMakesEncodeThrow() throws {
+    let box = ContainerBox()
+    let configure = customDatesAndData { encoder in
+      try Self.writeD(encoder)
+      try box.unkeyed!.encode(99)
+    }
+    let value = Counted { encoder in
+      var container = encoder.unkeyedContainer()
+      box.unkeyed = container
+      try container.encode(Data([1]))
+      try container.encode(5)
+    }
+    try expectWriteIntoOwnContainer(
+      value, foundation: #"{"root":[[99,"d",5]]}"#, at: [Key("root"), Key.index(0)],
+      configure: configure)
+  }
+
+  @Test func aCustomStrategyWritingThroughItsParentsEncoderMakesEncodeThrow() throws {
+    let box = ContainerBox()
+    let configure = customDatesAndData { encoder in
+      try Self.writeD(encoder)
+      var parent = box.encoder!.container(keyedBy: Key.self)
+      try parent.encode(99, forKey: Key("z"))
+    }
+    // The date reaches the strategy directly, and through a value's
+    // single-value container.
+    let wrapped = Counted { encoder in
+      var single = encoder.singleValueContainer()
+      try single.encode(Date(timeIntervalSince1970: 0))
+    }
+    let value = Counted { encoder in
+      box.encoder = encoder
+      var container = encoder.container(keyedBy: Key.self)
+      try container.encode(Data([1]), forKey: Key("a"))
+    }
+    try expectWriteIntoOwnContainer(
+      value, foundation: #"{"root":[{"a":"d","z":99}]}"#, at: [Key("root"), Key.index(0)],
+      configure: configure)
+    let wrapping = Counted { encoder in
+      box.encoder = encoder
+      var container = encoder.container(keyedBy: Key.self)
+      try container.encode(wrapped, forKey: Key("a"))
+    }
+    try expectWriteIntoOwnContainer(
+      wrapping, foundation: #"{"root":[{"a":"d","z":99}]}"#, at: [Key("root"), Key.index(0)],
+      configure: configure)
+  }
+
+  @Test func customStrategiesWritingElsewhereOrIntoALateSuperEncoderMatchFoundation() {
+    // The strategy writes into a container of the parent's kept from
+    // before, and a date goes through a super encoder asked for before
+    // later members: no write into the container being encoded into.
+    let box = ContainerBox()
+    let configure = customDatesAndData { encoder in
+      try Self.writeD(encoder)
+      try box.unkeyed?.encode(7)
+    }
+    let value = Counted { encoder in
+      var container = encoder.container(keyedBy: Key.self)
+      box.unkeyed = container.nestedUnkeyedContainer(forKey: Key("list"))
+      try container.encode(Date(timeIntervalSince1970: 0), forKey: Key("a"))
+      let late = container.superEncoder(forKey: Key("late"))
+      try container.encode(Data([1]), forKey: Key("b"))
+      var single = late.singleValueContainer()
+      try single.encode(Date(timeIntervalSince1970: 0))
+    }
+    expectSameEncoding(["root": [value]], configure: configure)
+    let outcome = encodeWithBoth(["root": [value]], configure: configure)
+    #expect(
+      outcome.foundation == .bytes(#"{"root":[{"a":"d","b":"d","late":"d","list":[7,7,7]}]}"#))
+  }
+
+  /// A parent that keeps its object in `box`, encodes `child` under `a`,
+  /// catches its ``Refusal`` and carries on.
+  private func catching(_ child: Counted, _ box: ContainerBox) -> Counted {
+    Counted { encoder in
+      var container = encoder.container(keyedBy: Key.self)
+      box.keyed = container
+      do { try container.encode(child, forKey: Key("a")) } catch is Refusal {}
+      try container.encode(1, forKey: Key("b"))
+    }
+  }
+
+  @Test func aValueThatWritesIntoItsObjectAndFailsMakesEncodeThrowThoughTheErrorIsCaught() throws {
+    let box = ContainerBox()
+    let elsewhere = inner {
+      try box.keyed!.encode(99, forKey: Key("z"))
+      throw Refusal()
+    }
+    try expectWriteIntoOwnContainer(
+      catching(elsewhere, box), foundation: #"{"root":[{"b":1,"z":99}]}"#,
+      at: [Key("root"), Key.index(0)])
+    let ownKey = Counted { encoder in
+      try box.keyed!.encode(99, forKey: Key("a"))
+      try Self.writeD(encoder)
+      throw Refusal()
+    }
+    try expectWriteIntoOwnContainer(
+      catching(ownKey, box), foundation: #"{"root":[{"a":99,"b":1}]}"#,
+      at: [Key("root"), Key.index(0)])
+    let ownKeyNested = Counted { encoder in
+      var nested = box.keyed!.nestedContainer(keyedBy: Key.self, forKey: Key("a"))
+      try nested.encode(1, forKey: Key("x"))
+      throw Refusal()
+    }
+    try expectWriteIntoOwnContainer(
+      catching(ownKeyNested, box), foundation: #"{"root":[{"a":{"x":1},"b":1}]}"#,
+      at: [Key("root"), Key.index(0)])
+  }
+
+  @Test func aValueThatWritesIntoItsArrayAndFailsMakesEncodeThrowThoughTheErrorIsCaught() throws {
+    // Taking the failed element out would give Foundation's `[0,99,5]`,
+    // but not `[0,1,5]`: the array's count, as the value sees it, already
+    // holds the element JSONKit began for it.
+    let box = ContainerBox()
+    let children = [
+      (inner { try box.unkeyed!.encode(99) }, #"{"root":[[0,99,5]]}"#),
+      (inner { try box.unkeyed!.encode(box.unkeyed!.count) }, #"{"root":[[0,1,5]]}"#),
+    ]
+    for (writer, foundation) in children {
+      let child = Counted { encoder in
+        try writer.encode(to: encoder)
+        throw Refusal()
+      }
+      let value = Counted { encoder in
+        var container = encoder.unkeyedContainer()
+        box.unkeyed = container
+        try container.encode(0)
+        do { try container.encode(child) } catch is Refusal {}
+        try container.encode(5)
+      }
+      try expectWriteIntoOwnContainer(
+        value, foundation: foundation, at: [Key("root"), Key.index(0)])
+    }
+  }
+
+  @Test func aCustomStrategyThatWritesIntoItsObjectAndFailsMakesEncodeThrowThoughCaught() throws {
+    let box = ContainerBox()
+    let configure = customDatesAndData { encoder in
+      try Self.writeD(encoder)
+      try box.keyed!.encode(99, forKey: Key("z"))
+      throw Refusal()
+    }
+    let value = Counted { encoder in
+      var container = encoder.container(keyedBy: Key.self)
+      box.keyed = container
+      do {
+        try container.encode(Date(timeIntervalSince1970: 0), forKey: Key("a"))
+      } catch is Refusal {}
+      try container.encode(1, forKey: Key("b"))
+    }
+    try expectWriteIntoOwnContainer(
+      value, foundation: #"{"root":[{"b":1,"z":99}]}"#, at: [Key("root"), Key.index(0)],
+      configure: configure)
+  }
+
+  @Test func anErrorThatReachesTheCallerIsThrownAsFoundationThrowsIt() {
+    // Nothing catches the failure of the value that wrote into its
+    // object, or of a later one: both encoders throw that error.
+    let box = ContainerBox()
+    let failing = inner {
+      try box.keyed!.encode(99, forKey: Key("z"))
+      throw Refusal()
+    }
+    let writing = inner { try box.keyed!.encode(99, forKey: Key("z")) }
+    let values = [
+      Counted { encoder in
+        var container = encoder.container(keyedBy: Key.self)
+        box.keyed = container
+        try container.encode(failing, forKey: Key("a"))
+      },
+      Counted { encoder in
+        var container = encoder.container(keyedBy: Key.self)
+        box.keyed = container
+        try container.encode(writing, forKey: Key("a"))
+        throw Refusal()
+      },
+    ]
+    for value in values {
+      for formatting in comparedFormattings {
+        let outcome = encodeWithBoth(["root": [value]], formatting)
+        #expect(outcome.foundation == .other("\(Refusal())"))
+        #expect(outcome.jsonKit == outcome.foundation)
+      }
+    }
   }
 }
