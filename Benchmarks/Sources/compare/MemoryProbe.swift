@@ -1,0 +1,89 @@
+import BenchmarkSupport
+import Foundation
+import JSONKitCorpus
+
+/// The peak memory that one decode adds, measured in a process of its own.
+///
+/// Peak resident memory is a property of a process, so each measurement runs this tool
+/// again with the hidden `--memory-probe` mode: the child reads the input from a file,
+/// resets the peak (`/proc/self/clear_refs`) where the kernel allows it, reads `VmHWM`,
+/// decodes once with a fresh decoder through the generic function, and reads `VmHWM`
+/// again. The difference is the growth; it includes the decoded model, which is alive at
+/// the peak, and everything the first decode in a process sets up. Linux only: elsewhere
+/// the tables say so.
+enum MemoryProbe {
+  /// The libraries a probe can decode with.
+  enum Library: String {
+    case foundation
+    case jsonKit = "jsonkit"
+  }
+
+  /// Whether `/proc/self/status` can be read here.
+  static var available: Bool { FileManager.default.isReadableFile(atPath: "/proc/self/status") }
+
+  /// The growth in bytes of one decode of the file at `input` as `variant`'s model
+  /// by `library`, measured in a child process.
+  static func growth(_ library: Library, _ variant: CorpusVariant, input: URL) throws -> Int {
+    let process = Process()
+    process.executableURL = URL(
+      fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+    process.arguments = ["--memory-probe", library.rawValue, variant.name, input.path]
+    let output = Pipe()
+    process.standardOutput = output
+    try process.run()
+    let bytes = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    let text = String(decoding: bytes, as: UTF8.self).trimmingCharacters(
+      in: .whitespacesAndNewlines)
+    guard process.terminationStatus == 0, let growth = Int(text) else {
+      throw ProbeFailure(
+        message: "probe of \(variant.name) by \(library.rawValue) ended with "
+          + "\(process.terminationStatus) and printed \(text)")
+    }
+    return growth
+  }
+
+  /// The child's side: `arguments` are the library, the variant's name and the file.
+  /// Prints the growth in bytes.
+  static func runChild(_ arguments: [String]) throws {
+    guard arguments.count == 3, let library = Library(rawValue: arguments[0]),
+      let variant = CorpusVariant.all.first(where: { $0.name == arguments[1] })
+    else { throw ProbeFailure(message: "usage: --memory-probe foundation|jsonkit VARIANT FILE") }
+    let data = try Data(contentsOf: URL(fileURLWithPath: arguments[2]))
+    let calls = DecodeCalls(variant)
+    let decode = library == .foundation ? calls.foundationFresh : calls.jsonKitFresh
+    resetPeak()
+    let before = try kilobytes("VmHWM")
+    try decode(data)
+    let after = try kilobytes("VmHWM")
+    print((after - before) * 1024)
+  }
+
+  /// Sets the process's peak resident size to its current one (Linux 4.0 and later);
+  /// where that is refused, the peak so far stays, which the input's loading has set.
+  private static func resetPeak() {
+    if let handle = FileHandle(forWritingAtPath: "/proc/self/clear_refs") {
+      try? handle.write(contentsOf: Data("5".utf8))
+      try? handle.close()
+    }
+  }
+
+  /// A `kB` figure of `/proc/self/status`, such as `VmHWM`.
+  private static func kilobytes(_ field: String) throws -> Int {
+    let status = try String(contentsOfFile: "/proc/self/status", encoding: .utf8)
+    for line in status.split(separator: "\n") where line.hasPrefix(field + ":") {
+      if let value = Int(
+        line.dropFirst(field.count + 1).split(whereSeparator: \.isWhitespace).first ?? "")
+      {
+        return value
+      }
+    }
+    throw ProbeFailure(message: "no \(field) in /proc/self/status")
+  }
+
+  /// A probe that did not give a figure.
+  struct ProbeFailure: Error, CustomStringConvertible {
+    let message: String
+    var description: String { message }
+  }
+}
