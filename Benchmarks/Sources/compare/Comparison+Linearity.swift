@@ -17,11 +17,12 @@ extension Comparison {
     let variant = CorpusVariant(.twitter)
     let calls = DecodeCalls(variant)
     let documents = try repeats.map { try CorpusVariant.twitterRepeated(original, times: $0) }
-    let times = try Contender.medians(
+    let timings = try Contender.timings(
       documents.map { data in Contender(name: "\(data.count)") { try calls.jsonKitFresh(data) } },
       rounds: options.rounds, batchSeconds: options.batchSeconds)
+    let times = timings.map(\.median)
     var table = MarkdownTable(
-      "input", "MB", "JKDecoder() generic", "ms per MB", "memory growth", "growth per MB")
+      "input", "MB", "JKDecoder() generic", "ms per MB", "spread", "memory growth", "growth per MB")
     for (index, count) in repeats.enumerated() {
       let data = documents[index]
       let megabytes = Double(data.count) / 1e6
@@ -37,7 +38,8 @@ extension Comparison {
       }
       table.append([
         "twitter-x\(count)", Figure.megabytes(data.count), Figure.milliseconds(times[index]),
-        Figure.significant(times[index] * 1000 / megabytes), growth, growthPerMegabyte,
+        Figure.significant(times[index] * 1000 / megabytes),
+        Figure.percent(timings[index].spread), growth, growthPerMegabyte,
       ])
     }
     print("### Linearity (twitter.json's statuses repeated, minified; JKDecoder())\n")

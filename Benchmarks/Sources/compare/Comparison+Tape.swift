@@ -8,14 +8,15 @@ extension Comparison {
     let rows = inputs.filter { !$0.variant.appStyle && options.includes("tape/\($0.variant.name)") }
     guard !rows.isEmpty else { return }
     progress("tape")
-    let times = try Contender.medians(
+    let timings = try Contender.timings(
       rows.map { row in Contender(name: row.variant.name) { try JSONValue.validate(row.data) } },
       rounds: options.rounds, batchSeconds: options.batchSeconds)
-    var table = MarkdownTable("input", "MB", "JSONValue.validate", "MB/s")
-    for (row, time) in zip(rows, times) {
+    var table = MarkdownTable("input", "MB", "JSONValue.validate", "MB/s", "spread")
+    for (row, time) in zip(rows, timings) {
       table.append([
-        row.variant.name, Figure.megabytes(row.data.count), Figure.milliseconds(time),
-        Figure.megabytesPerSecond(row.data.count, time),
+        row.variant.name, Figure.megabytes(row.data.count), Figure.milliseconds(time.median),
+        Figure.megabytesPerSecond(row.data.count, time.median),
+        Figure.percent(time.spread),
       ])
     }
     print("### Tape build (validation and tape, no values)\n")

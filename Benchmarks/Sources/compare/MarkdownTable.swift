@@ -51,6 +51,11 @@ enum Figure {
     significant(value) + "×"
   }
 
+  /// A fraction as a whole percentage, such as `4%`.
+  static func percent(_ value: Double) -> String {
+    "\(Int((value * 100).rounded()))%"
+  }
+
   /// `value` to three significant digits, no exponent.
   static func significant(_ value: Double) -> String {
     let magnitude = abs(value)
