@@ -57,6 +57,13 @@ public struct CorpusVariant: Hashable, Sendable {
     try keyOrder.reorder(appStyle ? TwitterApp.appStyleDocument(from: original) : original)
   }
 
+  /// `document` without whitespace, keys and scalars as they are: the declaration-order
+  /// counterpart of the minified variants, for telling what key order costs from what
+  /// whitespace does.
+  public static func minified(_ document: Data) throws -> Data {
+    Data(try RawJSON(parsing: Array(document)).minified())
+  }
+
   /// `twitter.json` with its `statuses` array repeated `times` times, minified: the same
   /// kind of content at a multiple of the size, for checking that time and memory grow
   /// linearly with the input.

@@ -173,6 +173,18 @@ struct CorpusVariantTests {
     }
   }
 
+  @Test func minifiedCorporaKeepTheirKeysAndValues() throws {
+    for corpus in [Corpus.twitter, .citmCatalog, .canada] {
+      let original = try corpus.data(in: try directory())
+      let minified = try CorpusVariant.minified(original)
+      #expect(minified.count < original.count, "\(corpus)")
+      #expect(try CorpusVariant.minified(minified) == minified, "\(corpus)")
+      #expect(try JSONValue(parsing: minified) == (try JSONValue(parsing: original)), "\(corpus)")
+      #expect(
+        keyLists(try JSONValue(parsing: minified)) == keyLists(try JSONValue(parsing: original)))
+    }
+  }
+
   @Test func repeatedTwitterHoldsTheStatusesThatManyTimes() throws {
     let original = try Corpus.twitter.data(in: try directory())
     let once = try JSONDecoder().decode(
