@@ -5,13 +5,15 @@ struct CompareOptions {
   /// Rounds of every interleaved comparison; each figure is the median over them.
   var rounds = 20
   /// Rows run only when their name (`decode/twitter-sorted`, `tape/canada`,
-  /// `memory/citm_catalog`, `linear/twitter-x16`) contains a match.
+  /// `memory/citm_catalog`, `linear/twitter-x16`, `instructions/canada`) contains a match.
   var filter: Regex<AnyRegexOutput>?
   /// How long one contender's batch of calls should take, in seconds.
   var batchSeconds = 0.02
+  /// Whether to count instructions under callgrind as well.
+  var instructions = false
 
   static let usage = """
-    usage: compare [--rounds N] [--filter REGEX] [--batch-ms MS]
+    usage: compare [--rounds N] [--filter REGEX] [--batch-ms MS] [--instructions]
 
     Foundation's JSONDecoder and JSONKit's JKDecoder interleaved in one process, on
     every corpus variant; then tape building, the memory of one decode (each in a
@@ -19,8 +21,11 @@ struct CompareOptions {
 
       --rounds N       rounds per comparison; figures are medians over them (default 20)
       --filter REGEX   only rows whose name contains a match, such as 'twitter' or
-                       '^decode/canada' (names: decode/…, tape/…, memory/…, linear/…)
+                       '^decode/canada' (names: decode/…, tape/…, memory/…,
+                       linear/…, instructions/…)
       --batch-ms MS    how long one contender's batch of calls takes (default 20)
+      --instructions   also count the instructions of one decode under callgrind
+                       (needs valgrind; minutes more; rows instructions/…)
     """
 
   /// Reads the arguments after the executable's name; exits with the usage on a
@@ -46,6 +51,8 @@ struct CompareOptions {
           Self.fail("--batch-ms needs a positive number")
         }
         batchSeconds = milliseconds / 1000
+      case "--instructions":
+        instructions = true
       case "--help", "-h":
         print(Self.usage)
         exit(0)

@@ -12,46 +12,30 @@ import JSONKitCorpus
 /// the peak, and everything the first decode in a process sets up. Linux only: elsewhere
 /// the tables say so.
 enum MemoryProbe {
-  /// The libraries a probe can decode with.
-  enum Library: String {
-    case foundation
-    case jsonKit = "jsonkit"
-  }
-
   /// Whether `/proc/self/status` can be read here.
   static var available: Bool { FileManager.default.isReadableFile(atPath: "/proc/self/status") }
 
   /// The growth in bytes of one decode of the file at `input` as `variant`'s model
-  /// by `library`, measured in a child process.
-  static func growth(_ library: Library, _ variant: CorpusVariant, input: URL) throws -> Int {
-    let process = Process()
-    process.executableURL = URL(
-      fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-    process.arguments = ["--memory-probe", library.rawValue, variant.name, input.path]
-    let output = Pipe()
-    process.standardOutput = output
-    try process.run()
-    let bytes = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    let text = String(decoding: bytes, as: UTF8.self).trimmingCharacters(
-      in: .whitespacesAndNewlines)
-    guard process.terminationStatus == 0, let growth = Int(text) else {
-      throw ProbeFailure(
-        message: "probe of \(variant.name) by \(library.rawValue) ended with "
-          + "\(process.terminationStatus) and printed \(text)")
+  /// by `decoder`, measured in a child process.
+  static func growth(_ decoder: ProbeDecoder, _ variant: CorpusVariant, input: URL) throws -> Int {
+    let text = try ProbeDecoder.output(
+      of: ProbeDecoder.executable(),
+      ["--memory-probe", decoder.rawValue, variant.name, input.path])
+    guard let growth = Int(text) else {
+      throw ProbeFailure(message: "memory probe of \(variant.name) printed \(text)")
     }
     return growth
   }
 
-  /// The child's side: `arguments` are the library, the variant's name and the file.
+  /// The child's side: `arguments` are the decoder, the variant's name and the file.
   /// Prints the growth in bytes.
   static func runChild(_ arguments: [String]) throws {
-    guard arguments.count == 3, let library = Library(rawValue: arguments[0]),
+    guard arguments.count == 3, let decoder = ProbeDecoder(rawValue: arguments[0]),
       let variant = CorpusVariant.all.first(where: { $0.name == arguments[1] })
-    else { throw ProbeFailure(message: "usage: --memory-probe foundation|jsonkit VARIANT FILE") }
+    else { throw ProbeFailure(message: "usage: --memory-probe DECODER VARIANT FILE") }
     let data = try Data(contentsOf: URL(fileURLWithPath: arguments[2]))
     let calls = DecodeCalls(variant)
-    let decode = library == .foundation ? calls.foundationFresh : calls.jsonKitFresh
+    let decode = decoder.call(in: calls)
     resetPeak()
     let before = try kilobytes("VmHWM")
     try decode(data)
@@ -79,11 +63,5 @@ enum MemoryProbe {
       }
     }
     throw ProbeFailure(message: "no \(field) in /proc/self/status")
-  }
-
-  /// A probe that did not give a figure.
-  struct ProbeFailure: Error, CustomStringConvertible {
-    let message: String
-    var description: String { message }
   }
 }

@@ -4,6 +4,8 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 do {
   if arguments.first == "--memory-probe" {
     try MemoryProbe.runChild(Array(arguments.dropFirst()))
+  } else if arguments.first == "--instruction-probe" {
+    try InstructionProbe.runChild(Array(arguments.dropFirst()))
   } else {
     try Comparison(CompareOptions(arguments)).run()
   }
