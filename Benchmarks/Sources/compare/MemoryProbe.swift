@@ -16,15 +16,21 @@ enum MemoryProbe {
   static var available: Bool { FileManager.default.isReadableFile(atPath: "/proc/self/status") }
 
   /// The growth in bytes of one decode of the file at `input` as `variant`'s model
-  /// by `decoder`, measured in a child process.
-  static func growth(_ decoder: ProbeDecoder, _ variant: CorpusVariant, input: URL) throws -> Int {
-    let text = try ProbeDecoder.output(
-      of: ProbeDecoder.executable(),
-      ["--memory-probe", decoder.rawValue, variant.name, input.path])
-    guard let growth = Int(text) else {
-      throw ProbeFailure(message: "memory probe of \(variant.name) printed \(text)")
+  /// by `decoder`: the median of `probes` child processes, since where the allocator
+  /// places things moves a figure by a tenth or so from one process to the next.
+  static func growth(
+    _ decoder: ProbeDecoder, _ variant: CorpusVariant, input: URL, probes: Int = 3
+  ) throws -> Int {
+    let growths = try (0..<probes).map { _ in
+      let text = try ProbeDecoder.output(
+        of: ProbeDecoder.executable(),
+        ["--memory-probe", decoder.rawValue, variant.name, input.path])
+      guard let growth = Int(text) else {
+        throw ProbeFailure(message: "memory probe of \(variant.name) printed \(text)")
+      }
+      return Double(growth)
     }
-    return growth
+    return Int(middle(of: growths))
   }
 
   /// The child's side: `arguments` are the decoder, the variant's name and the file.
