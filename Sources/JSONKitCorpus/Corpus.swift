@@ -41,7 +41,7 @@ public enum Corpus: String, CaseIterable, Sendable {
   }
 
   /// Whether this module has a Codable model for the file: ``Twitter`` (and
-  /// ``TwitterFromSnakeCase``), ``CITM`` and ``Canada``.
+  /// ``TwitterFromSnakeCase`` and ``TwitterApp``), ``CITM`` and ``Canada``.
   public var typed: Bool {
     switch self {
     case .twitter, .citmCatalog, .canada: true

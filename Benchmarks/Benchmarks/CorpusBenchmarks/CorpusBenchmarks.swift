@@ -5,7 +5,10 @@ import Benchmark
 ///
 /// - `Parse`: JSON bytes to an untyped tree; `Write`: the tree back to bytes.
 /// - `Decode`: JSON bytes to the corpus's Codable model, default key strategy;
-///   `DecodeSnakeCase`: the same with `.convertFromSnakeCase`.
+///   `DecodeSnakeCase`: the same with `.convertFromSnakeCase`. The corpora's variants
+///   (keys sorted or shuffled, the app-style Twitter model) are named after the variant,
+///   as `Decode/twitter-shuffled/JKDecoder`, and a fresh decoder per iteration adds
+///   `-fresh` to the API (`VariantBenchmarks.swift`).
 /// - `Encode`: the model to compact JSON; `EncodePretty`: to `.prettyPrinted` JSON.
 let benchmarks: @Sendable () -> Void = {
   Benchmark.defaultConfiguration = .init(
@@ -18,4 +21,5 @@ let benchmarks: @Sendable () -> Void = {
   )
   foundationBenchmarks()
   jsonKitBenchmarks()
+  variantBenchmarks()
 }

@@ -1,4 +1,5 @@
 import Benchmark
+import BenchmarkSupport
 import Foundation
 import JSONKitCorpus
 
@@ -29,15 +30,8 @@ enum Rate {
   }
 }
 
-/// The corpus files. `swift package benchmark` runs each benchmark in the Benchmarks
-/// package's directory, so `Benchmarks/Data` is found by walking up from there; the
-/// source file's location is the fallback for running an executable from elsewhere.
-let dataDirectory: URL = {
-  guard
-    let directory = Corpus.dataDirectory() ?? Corpus.dataDirectory(nearSourceFile: #filePath)
-  else { fatalError("Benchmarks/Data not found from \(FileManager.default.currentDirectoryPath)") }
-  return directory
-}()
+/// The corpus files (see `BenchmarkData.directory`).
+let dataDirectory = BenchmarkData.directory
 
 extension Corpus {
   /// The corpus's name in benchmark names: the file name without `.json`.
@@ -50,15 +44,34 @@ func readBenchmark(
   _ operation: String, _ corpus: Corpus, _ api: String,
   read: @escaping (Data) throws -> some Any
 ) {
+  readBenchmark(
+    operation, corpus.benchmarkName, api, load: { try corpus.data(in: dataDirectory) },
+    read: read)
+}
+
+/// Registers a benchmark that reads a variant of a corpus (`CorpusVariant`), made once
+/// in setup from the corpus file, outside the measured region.
+func readBenchmark(
+  _ operation: String, _ variant: CorpusVariant, _ api: String,
+  read: @escaping (Data) throws -> some Any
+) {
+  readBenchmark(
+    operation, variant.name, api, load: { try variant.data(in: dataDirectory) }, read: read)
+}
+
+private func readBenchmark(
+  _ operation: String, _ input: String, _ api: String, load: @escaping () throws -> Data,
+  read: @escaping (Data) throws -> some Any
+) {
   var configuration = Benchmark.defaultConfiguration
   configuration.metrics.append(Rate.input)
-  Benchmark("\(operation)/\(corpus.benchmarkName)/\(api)", configuration: configuration) {
+  Benchmark("\(operation)/\(input)/\(api)", configuration: configuration) {
     benchmark, input in
     let start = ContinuousClock.now
     blackHole(try read(input))
     benchmark.measurement(Rate.input, Rate.bytesPerSecond(input.count, since: start))
   } setup: {
-    try corpus.data(in: dataDirectory)
+    try load()
   }
 }
 
