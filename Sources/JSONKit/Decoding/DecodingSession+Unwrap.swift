@@ -159,6 +159,28 @@ extension DecodingSession {
     return nil
   }
 
+  /// Whether `unwrap` reads `type` by a path of its own, not (or not only)
+  /// by `init(from:)`: the leaves it reads first, and the types that
+  /// ``decodeSpecial(_:at:path:)`` reads. Kept in step with both.
+  static func isReadSpecially(_ type: Any.Type) -> Bool {
+    switch ObjectIdentifier(type) {
+    case ObjectIdentifier(String.self), ObjectIdentifier(Int.self), ObjectIdentifier(Double.self),
+      ObjectIdentifier(Bool.self), ObjectIdentifier(Int64.self), ObjectIdentifier(Float.self),
+      ObjectIdentifier(Int32.self), ObjectIdentifier(UInt64.self), ObjectIdentifier(UInt.self),
+      ObjectIdentifier(UInt32.self), ObjectIdentifier(Int16.self), ObjectIdentifier(UInt16.self),
+      ObjectIdentifier(Int8.self), ObjectIdentifier(UInt8.self), ObjectIdentifier(Date.self),
+      ObjectIdentifier(URL.self), ObjectIdentifier(Data.self), ObjectIdentifier(Decimal.self),
+      ObjectIdentifier(JSONValue.self):
+      return true
+    default:
+      break
+    }
+    if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
+      if type == Int128.self || type == UInt128.self { return true }
+    }
+    return false
+  }
+
   /// A JSONValue built straight from the tape, with its object keys
   /// converted as decoding it through keyed containers would convert them:
   /// its numbers, strings and arrays are read alike under every strategy.

@@ -140,6 +140,27 @@ final class DecodingSession {
     return array
   }
 
+  /// Types already asked whether ``decodesByInitializerOnly(_:)``, with the
+  /// answer.
+  private var initializerOnlyTypes: [(type: ObjectIdentifier, answer: Bool)] = []
+
+  /// Whether ``unwrap(_:at:path:)`` decodes every value of `type` by its
+  /// `init(from:)` alone: `type` is none of the leaves and types that
+  /// Foundation reads specially, not an array, and not a `[String: V]` that
+  /// a key strategy reads with its keys as written. Then an array of them
+  /// can call the initializer for each element without those checks.
+  func decodesByInitializerOnly(_ type: Any.Type) -> Bool {
+    let identifier = ObjectIdentifier(type)
+    for known in initializerOnlyTypes where known.type == identifier {
+      return known.answer
+    }
+    let answer =
+      !Self.isReadSpecially(type) && arrayConformance(of: type) == nil
+      && (options.keyDecodingStrategy.isDefault || !(type is any StringKeyedDictionary.Type))
+    initializerOnlyTypes.append((identifier, answer))
+    return answer
+  }
+
   // MARK: - Keyed lookup
 
   /// Objects with more members than this are searched through a table of

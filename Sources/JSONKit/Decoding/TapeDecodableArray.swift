@@ -13,8 +13,17 @@ extension Array: TapeDecodableArray where Element: Decodable {
     // arrays of leaves are read by code written for their element type, and
     // arrays of arrays look up their elements' conformance once.
     if let leaves = try session.leafArray(of: Element.self, at: index) { return leaves }
-    if session[index + 1].kind == .array, let nested = session.arrayConformance(of: Element.self) {
-      return try decodeArrays(nested, from: session, at: index)
+    if session[index + 1].kind == .array {
+      if let rows = try session.leafRows(of: Element.self, at: index) { return rows }
+      if let nested = session.arrayConformance(of: Element.self) {
+        return try decodeArrays(nested, from: session, at: index)
+      }
+    }
+    if session.decodesByInitializerOnly(Element.self) {
+      // What `unwrap` comes to for such a type, without its checks.
+      return try decodeElements(from: session, at: index) { position, _ in
+        try Element(from: TapeDecoder(session: session, index: position))
+      }
     }
     return try decodeElements(from: session, at: index) { position, path in
       try session.unwrap(Element.self, at: position, path: path())
@@ -160,6 +169,51 @@ extension DecodingSession {
       return try integerArray(UInt8.self, at: index, as: [Element].self)
     }
     return nil
+  }
+
+  /// The array at `index` as `[Element]` when `Element` is an array of the
+  /// numbers most often nested (coordinates, matrices), read without going
+  /// through the inner arrays' conformance; nil for other types.
+  @inline(__always)
+  func leafRows<Element>(of type: Element.Type, at index: Int) throws -> [Element]? {
+    if Element.self == [Double].self {
+      return reinterpret(
+        try rows(at: index) { row in try leafElements(at: row) { try double(at: $0, path: $1()) } },
+        as: [Element].self)
+    }
+    if Element.self == [Int].self {
+      return reinterpret(
+        try rows(at: index) { row in
+          try leafElements(at: row) { try integer(Int.self, at: $0, path: $1()) }
+        }, as: [Element].self)
+    }
+    if Element.self == [Float].self {
+      return reinterpret(
+        try rows(at: index) { row in try leafElements(at: row) { try float(at: $0, path: $1()) } },
+        as: [Element].self)
+    }
+    if Element.self == [Int64].self {
+      return reinterpret(
+        try rows(at: index) { row in
+          try leafElements(at: row) { try integer(Int64.self, at: $0, path: $1()) }
+        }, as: [Element].self)
+    }
+    return nil
+  }
+
+  /// The elements of the array at `index`, each an array of leaves that
+  /// `readRow` reads from its tape index; an element that is not an array
+  /// is decoded as `unwrap` decodes it (which throws).
+  @inline(__always)
+  private func rows<Leaf: Decodable>(at index: Int, _ readRow: (Int) throws -> [Leaf]) throws
+    -> [[Leaf]]
+  {
+    try elements(at: index) { position, path in
+      guard self[position].kind == .array else {
+        return try unwrap([Leaf].self, at: position, path: path())
+      }
+      return try readRow(position)
+    }
   }
 
   /// The array at `index` as `[T]`, seen as `Result` (which is `[T]`).

@@ -59,6 +59,7 @@ extension FoundationParityTests {
       for json in Self.arrays(of: rows, last: last) {
         expectSameDecoding([[Double]].self, json)
         expectSameDecoding([[Int]].self, json)
+        expectSameDecoding([[Int64]].self, json)
         expectSameDecoding([[Float]].self, json)
         expectSameDecoding([[[Double]]].self, "[" + json + "]")
         expectSameDecoding([[Double]?].self, json)
