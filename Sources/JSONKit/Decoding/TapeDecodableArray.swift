@@ -125,8 +125,7 @@ extension DecodingSession {
   @inline(__always)
   func leafArray<Element>(of type: Element.Type, at index: Int) throws -> [Element]? {
     if Element.self == Double.self {
-      return reinterpret(
-        try leafElements(at: index) { try double(at: $0, path: $1()) }, as: [Element].self)
+      return reinterpret(try doubles(at: index), as: [Element].self)
     }
     if Element.self == Int.self { return try integerArray(Int.self, at: index, as: [Element].self) }
     if Element.self == String.self {
@@ -177,9 +176,7 @@ extension DecodingSession {
   @inline(__always)
   func leafRows<Element>(of type: Element.Type, at index: Int) throws -> [Element]? {
     if Element.self == [Double].self {
-      return reinterpret(
-        try rows(at: index) { row in try leafElements(at: row) { try double(at: $0, path: $1()) } },
-        as: [Element].self)
+      return reinterpret(try rows(at: index) { try doubles(at: $0) }, as: [Element].self)
     }
     if Element.self == [Int].self {
       return reinterpret(
@@ -216,6 +213,22 @@ extension DecodingSession {
     }
   }
 
+  /// The array of Doubles at `index`, as ``leafElements(at:_:)`` reads it.
+  /// When every element is a number, which cannot fail, it is copied from
+  /// a collection over the tape, which makes the array in one inlined pass.
+  @inline(__always)
+  func doubles(at index: Int) throws -> [Double] {
+    let count = self[index].childCount
+    let first = entries + index + 1
+    var offset = 0
+    // Each element checked is a scalar, so the next one is the next entry.
+    while offset < count, first[offset].isNumber { offset += 1 }
+    guard offset == count else {
+      return try leafElements(at: index) { try double(at: $0, path: $1()) }
+    }
+    return Array(TapeNumbersAsDoubles(entries: first, count: count))
+  }
+
   /// The array at `index` as `[T]`, seen as `Result` (which is `[T]`).
   private func integerArray<T: FixedWidthInteger & BitwiseCopyable, Result>(
     _ type: T.Type, at index: Int, as result: Result.Type
@@ -224,5 +237,32 @@ extension DecodingSession {
       try leafElements(at: index) { (position, path) -> T in
         try integer(T.self, at: position, path: path())
       }, as: Result.self)
+  }
+}
+
+/// Tape entries that are all numbers (`int`, `uint` or `double`), seen as
+/// the Doubles ``DecodingSession/double(at:path:)`` reads from them.
+struct TapeNumbersAsDoubles: RandomAccessCollection {
+  let entries: UnsafePointer<TapeEntry>
+  let count: Int
+
+  var startIndex: Int { 0 }
+  var endIndex: Int { count }
+
+  subscript(position: Int) -> Double {
+    let entry = entries[position]
+    switch entry.kind {
+    case .double: return Double(bitPattern: entry.payload)
+    case .int: return Double(Int64(bitPattern: entry.payload))
+    default: return Double(entry.payload)
+    }
+  }
+}
+
+extension TapeEntry {
+  /// Whether the entry is a number that fits 64 bits: `int`, `uint` or
+  /// `double` (3, 4 and 5).
+  fileprivate var isNumber: Bool {
+    (header & 0xF) &- UInt64(Kind.int.rawValue) < 3
   }
 }
