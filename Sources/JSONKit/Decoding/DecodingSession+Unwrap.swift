@@ -51,11 +51,18 @@ extension DecodingSession {
         return try decodeArray(array, at: index, as: T.self)
       }
     case .object:
-      // Foundation decodes `[String: V]` without applying the key strategy
-      // to its keys; only a non-default strategy makes that differ.
-      if case .useDefaultKeys = options.keyDecodingStrategy {
-      } else if let dictionary = T.self as? any StringKeyedDictionary.Type {
-        return try decodeDictionary(dictionary, at: index, as: T.self)
+      if let dictionary = dictionaryConformance(of: T.self) {
+        // Foundation decodes `[String: V]` without applying the key
+        // strategy to its keys, which only a non-default strategy changes;
+        // with the default one, as the standard library's `init(from:)`
+        // does, which a walk over the members repeats without a keyed
+        // container (unless a name repeats, which that settles).
+        if !options.keyDecodingStrategy.isDefault {
+          return try decodeDictionary(dictionary, at: index, as: T.self)
+        }
+        if entries[index].flags & TapeEntry.hasDuplicateKeys == 0 {
+          return try decodeDictionaryMembers(dictionary, at: index, as: T.self)
+        }
       }
     default:
       break
@@ -113,6 +120,12 @@ extension DecodingSession {
     _ dictionary: D.Type, at index: Int, as type: T.Type
   ) throws -> T {
     reinterpret(try D.decode(from: self, at: index), as: T.self)
+  }
+
+  private func decodeDictionaryMembers<D: StringKeyedDictionary, T>(
+    _ dictionary: D.Type, at index: Int, as type: T.Type
+  ) throws -> T {
+    reinterpret(try D.decodeMembers(from: self, at: index), as: T.self)
   }
 
   private func decodeDictionary<D: StringKeyedDictionary, T>(

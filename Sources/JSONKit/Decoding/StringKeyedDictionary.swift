@@ -6,6 +6,9 @@ protocol StringKeyedDictionary {
   /// The dictionary at `depth`, as for
   /// ``DecodingSession/unwrap(_:at:path:depth:)``.
   static func decode(from session: DecodingSession, at index: Int, depth: Int) throws -> Self
+  /// The dictionary as the standard library's `init(from:)` decodes it with
+  /// the default key strategy, for an object whose names do not repeat.
+  static func decodeMembers(from session: DecodingSession, at index: Int) throws -> Self
 }
 
 extension Dictionary: StringKeyedDictionary where Key == String, Value: Decodable {
@@ -34,4 +37,41 @@ extension Dictionary: StringKeyedDictionary where Key == String, Value: Decodabl
     }
     return result
   }
+
+  static func decodeMembers(from session: DecodingSession, at index: Int) throws -> Self {
+    // The standard library's `init(from:)` asks a keyed container for every
+    // key, in the document's order, and decodes each member by it; the
+    // same, member by member, with the capacity known.
+    let object = session[index]
+    var result: [String: Value] = [:]
+    result.reserveCapacity(object.childCount)
+    var key = index + 1
+    while key < object.containerEnd {
+      let name = session.rawKey(session[key])
+      let memberKey = DictionaryMemberKey(stringValue: name)
+      result[name] = try session.unwrap(
+        Value.self, at: key + 1, key: memberKey,
+        path: session.codingPath(to: index) + [memberKey])
+      key = session.indexAfter(key + 1)
+    }
+    return result
+  }
+}
+
+/// The key by which the standard library's `Dictionary.init(from:)` asks
+/// for a member of a `[String: V]`: its name, and, as the standard
+/// library's key has it, that name read as an `Int` when it is one.
+struct DictionaryMemberKey: CodingKey {
+  let stringValue: String
+
+  init(stringValue: String) {
+    self.stringValue = stringValue
+  }
+
+  init(intValue: Int) {
+    stringValue = String(intValue)
+  }
+
+  /// Read only when a coding path is asked for.
+  var intValue: Int? { Int(stringValue) }
 }
