@@ -86,6 +86,15 @@ struct DecimalDigitsTests {
       "1234567890123456789.5", "12345678901234567890123e-10", "0.00000000000000000000001234",
       "9007199254740993.0", "9007199254740993.00000000000000000001", "2.2250738585072011e-308",
       "4.9406564584124654e-324", "1.7976931348623157e308", "1e-7", "100000000.00000001",
+      // Halfway between two doubles, and just either side: ties go to even.
+      "1.00000000000000011102230246251565404236316680908203125",
+      "1.00000000000000011102230246251565404236316680908203124",
+      "1.00000000000000011102230246251565404236316680908203126",
+      "0.500000000000000166533453693773481063544750213623046875",
+      "2.4703282292062328e-324",
+      "2.4703282292062327208828439643411068618252990130716238221279284125033775364e-324",
+      "1.79769313486231580793728971405303415079934132710037826e308",
+      "123456789012345678901234567890e-300", "0.000000000000000000000000000000000000001e-270",
     ]
     for _ in 0..<3000 {
       let integerDigits = Int(random.next() % 12)
@@ -100,8 +109,10 @@ struct DecimalDigitsTests {
     }
     let json = "[" + literals.joined(separator: ",") + "]"
     let decoded = try JKDecoder().decode([Double].self, from: Data(json.utf8))
-    for (literal, value) in zip(literals, decoded) {
-      #expect(value.bitPattern == Double(literal)?.bitPattern, "\(literal)")
+    let foundation = try JSONDecoder().decode([Double].self, from: Data(json.utf8))
+    for (index, literal) in literals.enumerated() {
+      #expect(decoded[index].bitPattern == Double(literal)?.bitPattern, "\(literal)")
+      #expect(decoded[index].bitPattern == foundation[index].bitPattern, "\(literal)")
     }
   }
 
