@@ -123,21 +123,64 @@ final class DecodingSession {
 
   // MARK: - Conformances
 
-  /// Types already asked whether they are arrays, with the answer: a
-  /// conformance lookup costs far more than scanning this short list, and a
-  /// document holds few distinct array types.
-  private var arrayConformances: [(type: ObjectIdentifier, array: (any TapeDecodableArray.Type)?)] =
-    []
+  /// What ``unwrap(_:at:path:)`` does with a type, beyond reading the
+  /// leaves and the types Foundation reads specially.
+  enum TypeShape {
+    /// An array, decoded straight from the tape.
+    case array(any TapeDecodableArray.Type)
+    /// A dictionary with `String` keys, decoded member by member.
+    case dictionary(any StringKeyedDictionary.Type)
+    /// A leaf or a type Foundation reads specially.
+    case special
+    /// A type decoded by its `init(from:)` alone.
+    case initializerOnly
+  }
+
+  /// Types already asked about, with their shape: a conformance lookup
+  /// costs far more than scanning this short list, and a document holds few
+  /// distinct types. Only this session touches it, one call at a time, so
+  /// its accesses need no run-time exclusivity checks.
+  @exclusivity(unchecked)
+  private var shapes: [(type: ObjectIdentifier, shape: TypeShape)] = []
+
+  /// The shape of `type`, looked up once per session.
+  func shape(of type: Any.Type) -> TypeShape {
+    let identifier = ObjectIdentifier(type)
+    for known in shapes where known.type == identifier {
+      return known.shape
+    }
+    let shape: TypeShape
+    if Self.isReadSpecially(type) {
+      shape = .special
+    } else if let array = type as? any TapeDecodableArray.Type {
+      shape = .array(array)
+    } else if let dictionary = type as? any StringKeyedDictionary.Type {
+      shape = .dictionary(dictionary)
+    } else {
+      shape = .initializerOnly
+    }
+    shapes.append((identifier, shape))
+    return shape
+  }
 
   /// `type` as an array type that decodes straight from the tape, if it is one.
   func arrayConformance(of type: Any.Type) -> (any TapeDecodableArray.Type)? {
-    let identifier = ObjectIdentifier(type)
-    for known in arrayConformances where known.type == identifier {
-      return known.array
-    }
-    let array = type as? any TapeDecodableArray.Type
-    arrayConformances.append((identifier, array))
-    return array
+    if case .array(let array) = shape(of: type) { return array }
+    return nil
+  }
+
+  /// `type` as a dictionary with `String` keys, if it is one.
+  func dictionaryConformance(of type: Any.Type) -> (any StringKeyedDictionary.Type)? {
+    if case .dictionary(let dictionary) = shape(of: type) { return dictionary }
+    return nil
+  }
+
+  /// Whether ``unwrap(_:at:path:)`` decodes every value of `type` by its
+  /// `init(from:)` alone: then an array of them can call the initializer
+  /// for each element without unwrap's checks.
+  func decodesByInitializerOnly(_ type: Any.Type) -> Bool {
+    if case .initializerOnly = shape(of: type) { return true }
+    return false
   }
 
   // MARK: - Keyed lookup

@@ -568,18 +568,18 @@ struct Scanner {
     var position = index
     let negative = base[position] == UInt8(ascii: "-")
     if negative { position += 1 }
-    guard position < end, ScanPrimitives.isDigit(base[position]) else {
+    guard position < end, DecimalDigits.isDigit(base[position]) else {
       throw ScanFailure(.invalidNumber, "expected a digit in a number", at: position)
     }
     var significand: UInt64 = 0
     let integerStart = position
     if base[position] == UInt8(ascii: "0") {
       position += 1
-      if position < end, ScanPrimitives.isDigit(base[position]) {
+      if position < end, DecimalDigits.isDigit(base[position]) {
         throw ScanFailure(.invalidNumber, "a number may not have leading zeros", at: integerStart)
       }
     } else {
-      position = ScanPrimitives.accumulateDigits(base, from: position, end: end, into: &significand)
+      position = DecimalDigits.accumulateDigits(base, from: position, end: end, into: &significand)
     }
     let integerDigits = position - integerStart
     var fractionDigits = 0
@@ -588,7 +588,7 @@ struct Scanner {
       isInteger = false
       position += 1
       let fractionStart = position
-      position = ScanPrimitives.accumulateDigits(base, from: position, end: end, into: &significand)
+      position = DecimalDigits.accumulateDigits(base, from: position, end: end, into: &significand)
       fractionDigits = position - fractionStart
       guard fractionDigits > 0 else {
         throw ScanFailure(.invalidNumber, "expected a digit after the decimal point", at: position)
@@ -604,10 +604,10 @@ struct Scanner {
         exponentNegative = base[position] == UInt8(ascii: "-")
         position += 1
       }
-      guard position < end, ScanPrimitives.isDigit(base[position]) else {
+      guard position < end, DecimalDigits.isDigit(base[position]) else {
         throw ScanFailure(.invalidNumber, "expected a digit in the exponent", at: position)
       }
-      while position < end, ScanPrimitives.isDigit(base[position]) {
+      while position < end, DecimalDigits.isDigit(base[position]) {
         // Saturate: any exponent this large already decides the outcome.
         if exponent < 100_000_000 { exponent = exponent * 10 + Int(base[position] &- 0x30) }
         position += 1
@@ -618,9 +618,9 @@ struct Scanner {
     let digits = integerDigits + fractionDigits
 
     if isInteger {
-      if digits <= 19 || ScanPrimitives.fitsUInt64(base + integerStart, count: digits) {
+      if digits <= 19 || DecimalDigits.fitsUInt64(base + integerStart, count: digits) {
         if digits > 19 {
-          significand = ScanPrimitives.parseUInt64(base + integerStart, count: digits)
+          significand = DecimalDigits.parseUInt64(base + integerStart, count: digits)
         }
         if !negative {
           let kind: TapeEntry.Kind = significand > UInt64(Int64.max) ? .uint : .int

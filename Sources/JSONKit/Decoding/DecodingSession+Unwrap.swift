@@ -1,0 +1,234 @@
+import Foundation
+
+/// Decoding any `Decodable` from a tape value: the leaves and the types
+/// Foundation's JSONDecoder treats specially first, then `init(from:)`.
+extension DecodingSession {
+  /// Decodes `T` from the value at `index`, handling the types Foundation's
+  /// JSONDecoder treats specially before falling back to `init(from:)`.
+  func unwrap<T: Decodable>(
+    _ type: T.Type, at index: Int, path: @autoclosure () -> [any CodingKey]
+  ) throws -> T {
+    // The most common leaves first, without any dynamic cast.
+    if T.self == String.self { return reinterpret(try string(at: index, path: path()), as: T.self) }
+    if T.self == Int.self {
+      return reinterpret(try integer(Int.self, at: index, path: path()), as: T.self)
+    }
+    if T.self == Double.self { return reinterpret(try double(at: index, path: path()), as: T.self) }
+    if T.self == Bool.self { return reinterpret(try bool(at: index, path: path()), as: T.self) }
+    // The other fixed-width numbers, each read without boxing it in `Any`.
+    if T.self == Int64.self {
+      return reinterpret(try integer(Int64.self, at: index, path: path()), as: T.self)
+    }
+    if T.self == Float.self { return reinterpret(try float(at: index, path: path()), as: T.self) }
+    if T.self == Int32.self {
+      return reinterpret(try integer(Int32.self, at: index, path: path()), as: T.self)
+    }
+    if T.self == UInt64.self {
+      return reinterpret(try integer(UInt64.self, at: index, path: path()), as: T.self)
+    }
+    if T.self == UInt.self {
+      return reinterpret(try integer(UInt.self, at: index, path: path()), as: T.self)
+    }
+    if T.self == UInt32.self {
+      return reinterpret(try integer(UInt32.self, at: index, path: path()), as: T.self)
+    }
+    if T.self == Int16.self {
+      return reinterpret(try integer(Int16.self, at: index, path: path()), as: T.self)
+    }
+    if T.self == UInt16.self {
+      return reinterpret(try integer(UInt16.self, at: index, path: path()), as: T.self)
+    }
+    if T.self == Int8.self {
+      return reinterpret(try integer(Int8.self, at: index, path: path()), as: T.self)
+    }
+    if T.self == UInt8.self {
+      return reinterpret(try integer(UInt8.self, at: index, path: path()), as: T.self)
+    }
+    if let special = try decodeSpecial(T.self, at: index, path: path()) { return special as! T }
+    switch entries[index].kind {
+    case .array:
+      if let array = arrayConformance(of: T.self) {
+        return try decodeArray(array, at: index, as: T.self)
+      }
+    case .object:
+      if let dictionary = dictionaryConformance(of: T.self) {
+        // Foundation decodes `[String: V]` without applying the key
+        // strategy to its keys, which only a non-default strategy changes;
+        // with the default one, as the standard library's `init(from:)`
+        // does, which a walk over the members repeats without a keyed
+        // container (unless a name repeats, which that settles).
+        if !options.keyDecodingStrategy.isDefault {
+          return try decodeDictionary(dictionary, at: index, as: T.self)
+        }
+        if entries[index].flags & TapeEntry.hasDuplicateKeys == 0 {
+          return try decodeDictionaryMembers(dictionary, at: index, as: T.self)
+        }
+      }
+    default:
+      break
+    }
+    // The metatype given, not `T`: a class's may be a subclass's, whose
+    // `init(from:)` Foundation calls.
+    return try type.init(from: TapeDecoder(session: self, index: index))
+  }
+
+  /// Decodes `T` as ``unwrap(_:at:path:)`` does, which takes the value to be
+  /// a container's member (or the root), for other callers: `depth` is how
+  /// many of the last keys of `path` lie below the decoder that asks for the
+  /// value (0 for a single-value container; 2 for a member of a
+  /// `[String: V]` that is itself a container's member, as Foundation reads
+  /// those members with the decoder that asked for the dictionary).
+  ///
+  /// Foundation reports an unparsable ISO 8601 date at that decoder's path,
+  /// not the date's, so only dates and such dictionaries heed `depth`.
+  func unwrap<T: Decodable>(
+    _ type: T.Type, at index: Int, path: @autoclosure () -> [any CodingKey], depth: Int
+  ) throws -> T {
+    if depth != 1 {
+      if T.self == Date.self {
+        return reinterpret(try date(at: index, path: path(), depth: depth), as: T.self)
+      }
+      if entries[index].kind == .object, !options.keyDecodingStrategy.isDefault,
+        let dictionary = T.self as? any StringKeyedDictionary.Type
+      {
+        return try decodeDictionary(dictionary, at: index, depth: depth, as: T.self)
+      }
+    }
+    return try unwrap(type, at: index, path: path())
+  }
+
+  /// Decodes `T` from the null that stands for an absent key's value (through
+  /// `superDecoder(forKey:)`), whose path cannot be rebuilt from the tape and
+  /// so goes along.
+  func unwrapAbsent<T: Decodable>(_ type: T.Type, path: [any CodingKey]) throws -> T {
+    if T.self == String.self || T.self == Int.self || T.self == Double.self || T.self == Bool.self {
+      return try unwrap(type, at: absentIndex, path: path)
+    }
+    if let special = try decodeSpecial(T.self, at: absentIndex, path: path) { return special as! T }
+    return try type.init(from: TapeDecoder(session: self, index: absentIndex, explicitPath: path))
+  }
+
+  private func decodeArray<A: TapeDecodableArray, T>(
+    _ array: A.Type, at index: Int, as type: T.Type
+  )
+    throws -> T
+  {
+    reinterpret(try A.decode(from: self, at: index), as: T.self)
+  }
+
+  private func decodeDictionary<D: StringKeyedDictionary, T>(
+    _ dictionary: D.Type, at index: Int, as type: T.Type
+  ) throws -> T {
+    reinterpret(try D.decode(from: self, at: index), as: T.self)
+  }
+
+  private func decodeDictionaryMembers<D: StringKeyedDictionary, T>(
+    _ dictionary: D.Type, at index: Int, as type: T.Type
+  ) throws -> T {
+    reinterpret(try D.decodeMembers(from: self, at: index), as: T.self)
+  }
+
+  private func decodeDictionary<D: StringKeyedDictionary, T>(
+    _ dictionary: D.Type, at index: Int, depth: Int, as type: T.Type
+  ) throws -> T {
+    reinterpret(try D.decode(from: self, at: index, depth: depth), as: T.self)
+  }
+
+  /// The same value seen as `T`, for callers that have just checked that
+  /// `U` and `T` are the same type (so no dynamic cast is needed).
+  @inline(__always)
+  func reinterpret<U, T>(_ value: U, as type: T.Type) -> T {
+    unsafeBitCast(value, to: T.self)
+  }
+
+  /// The types Foundation's JSONDecoder reads specially, and the other
+  /// integer widths; nil for any other type. A date is a container's
+  /// member here (see ``unwrap(_:at:path:depth:)``).
+  private func decodeSpecial(
+    _ type: Any.Type, at index: Int, path: @autoclosure () -> [any CodingKey]
+  ) throws -> Any? {
+    switch ObjectIdentifier(type) {
+    case ObjectIdentifier(Date.self): return try date(at: index, path: path(), depth: 1)
+    case ObjectIdentifier(URL.self): return try url(at: index, path: path())
+    case ObjectIdentifier(Data.self): return try data(at: index, path: path())
+    case ObjectIdentifier(Decimal.self): return try decimal(at: index, path: path())
+    case ObjectIdentifier(JSONValue.self): return try jsonValue(at: index, path: path())
+    case ObjectIdentifier(Int64.self): return try integer(Int64.self, at: index, path: path())
+    case ObjectIdentifier(Float.self): return try float(at: index, path: path())
+    case ObjectIdentifier(Int32.self): return try integer(Int32.self, at: index, path: path())
+    case ObjectIdentifier(UInt64.self): return try integer(UInt64.self, at: index, path: path())
+    case ObjectIdentifier(UInt.self): return try integer(UInt.self, at: index, path: path())
+    case ObjectIdentifier(UInt32.self): return try integer(UInt32.self, at: index, path: path())
+    case ObjectIdentifier(Int16.self): return try integer(Int16.self, at: index, path: path())
+    case ObjectIdentifier(UInt16.self): return try integer(UInt16.self, at: index, path: path())
+    case ObjectIdentifier(Int8.self): return try integer(Int8.self, at: index, path: path())
+    case ObjectIdentifier(UInt8.self): return try integer(UInt8.self, at: index, path: path())
+    default: break
+    }
+    if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
+      if type == Int128.self { return try integer(Int128.self, at: index, path: path()) }
+      if type == UInt128.self { return try integer(UInt128.self, at: index, path: path()) }
+    }
+    return nil
+  }
+
+  /// Whether `unwrap` reads `type` by a path of its own, not (or not only)
+  /// by `init(from:)`: the leaves it reads first, and the types that
+  /// ``decodeSpecial(_:at:path:)`` reads. Kept in step with both.
+  static func isReadSpecially(_ type: Any.Type) -> Bool {
+    switch ObjectIdentifier(type) {
+    case ObjectIdentifier(String.self), ObjectIdentifier(Int.self), ObjectIdentifier(Double.self),
+      ObjectIdentifier(Bool.self), ObjectIdentifier(Int64.self), ObjectIdentifier(Float.self),
+      ObjectIdentifier(Int32.self), ObjectIdentifier(UInt64.self), ObjectIdentifier(UInt.self),
+      ObjectIdentifier(UInt32.self), ObjectIdentifier(Int16.self), ObjectIdentifier(UInt16.self),
+      ObjectIdentifier(Int8.self), ObjectIdentifier(UInt8.self), ObjectIdentifier(Date.self),
+      ObjectIdentifier(URL.self), ObjectIdentifier(Data.self), ObjectIdentifier(Decimal.self),
+      ObjectIdentifier(JSONValue.self):
+      return true
+    default:
+      break
+    }
+    if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
+      if type == Int128.self || type == UInt128.self { return true }
+    }
+    return false
+  }
+
+  /// A JSONValue built straight from the tape, with its object keys
+  /// converted as decoding it through keyed containers would convert them:
+  /// its numbers, strings and arrays are read alike under every strategy.
+  func jsonValue(at index: Int, path: @autoclosure () -> [any CodingKey]) throws -> JSONValue {
+    let convert: ((Int, String) -> String)?
+    switch options.keyDecodingStrategy {
+    case .convertFromSnakeCase:
+      convert = { _, key in SnakeCase.camelCased(key) }
+    case .custom(let transform):
+      // The strategy sees each key's path, as a keyed container's keys
+      // see it; consecutive keys mostly share their object's path.
+      var pathObject = -1
+      var objectPath: [any CodingKey] = []
+      convert = { object, key in
+        if object != pathObject {
+          objectPath = self.codingPath(to: object)
+          pathObject = object
+        }
+        return transform(objectPath + [AnyCodingKey(stringValue: key)]).stringValue
+      }
+    default:
+      convert = nil
+    }
+    do {
+      return try JSONValueBuilder.value(at: index, in: tape, convertingKeys: convert)
+    } catch {
+      throw integerBeyond64Bits(entries[error.index], path: codingPath(to: error.index))
+    }
+  }
+}
+
+extension JSONDecoder.KeyDecodingStrategy {
+  /// Whether this is `.useDefaultKeys`.
+  var isDefault: Bool {
+    if case .useDefaultKeys = self { return true }
+    return false
+  }
+}

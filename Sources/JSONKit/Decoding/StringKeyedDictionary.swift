@@ -1,0 +1,77 @@
+/// Dictionaries with `String` keys, which Foundation decodes member by
+/// member with the keys as written, whatever the key strategy.
+protocol StringKeyedDictionary {
+  /// The dictionary as a container's member.
+  static func decode(from session: DecodingSession, at index: Int) throws -> Self
+  /// The dictionary at `depth`, as for
+  /// ``DecodingSession/unwrap(_:at:path:depth:)``.
+  static func decode(from session: DecodingSession, at index: Int, depth: Int) throws -> Self
+  /// The dictionary as the standard library's `init(from:)` decodes it with
+  /// the default key strategy, for an object whose names do not repeat.
+  static func decodeMembers(from session: DecodingSession, at index: Int) throws -> Self
+}
+
+extension Dictionary: StringKeyedDictionary where Key == String, Value: Decodable {
+  static func decode(from session: DecodingSession, at index: Int) throws -> Self {
+    try decode(from: session, at: index, depth: 1)
+  }
+
+  static func decode(from session: DecodingSession, at index: Int, depth: Int) throws -> Self {
+    let object = session[index]
+    // Only while this decode runs: once it is over (even by a failure that a
+    // `try?` swallows), the object may be decoded otherwise, with its keys
+    // converted.
+    let marked = session.rawKeyObjects.insert(index).inserted
+    defer { if marked { session.rawKeyObjects.remove(index) } }
+    var result: [String: Value] = [:]
+    result.reserveCapacity(object.childCount)
+    var key = index + 1
+    while key < object.containerEnd {
+      let name = session.rawKey(session[key])
+      // Foundation decodes the members with the decoder that asked for the
+      // dictionary, so they lie a key deeper below it.
+      result[name] = try session.unwrap(
+        Value.self, at: key + 1,
+        path: session.codingPath(to: index) + [AnyCodingKey(stringValue: name)], depth: depth + 1)
+      key = session.indexAfter(key + 1)
+    }
+    return result
+  }
+
+  static func decodeMembers(from session: DecodingSession, at index: Int) throws -> Self {
+    // The standard library's `init(from:)` asks a keyed container for every
+    // key, in the document's order, and decodes each member by it; the
+    // same, member by member, with the capacity known.
+    let object = session[index]
+    var result: [String: Value] = [:]
+    result.reserveCapacity(object.childCount)
+    var key = index + 1
+    while key < object.containerEnd {
+      let name = session.rawKey(session[key])
+      let memberKey = DictionaryMemberKey(stringValue: name)
+      result[name] = try session.unwrap(
+        Value.self, at: key + 1, key: memberKey,
+        path: session.codingPath(to: index) + [memberKey])
+      key = session.indexAfter(key + 1)
+    }
+    return result
+  }
+}
+
+/// The key by which the standard library's `Dictionary.init(from:)` asks
+/// for a member of a `[String: V]`: its name, and, as the standard
+/// library's key has it, that name read as an `Int` when it is one.
+struct DictionaryMemberKey: CodingKey {
+  let stringValue: String
+
+  init(stringValue: String) {
+    self.stringValue = stringValue
+  }
+
+  init(intValue: Int) {
+    stringValue = String(intValue)
+  }
+
+  /// Read only when a coding path is asked for.
+  var intValue: Int? { Int(stringValue) }
+}
