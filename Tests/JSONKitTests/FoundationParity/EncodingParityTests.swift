@@ -1333,6 +1333,38 @@ extension FoundationParityTests {
             + #""f":9,"first":0,"super":5,"z":99}]}"#))
   }
 
+  @Test func unkeyedSuperEncodersAliveTogetherKeepTheOrderTheyWereAskedForIn() {
+    // Foundation inserts each one's element, when it is released, at the
+    // count the array had when it was asked for, which leaves out the
+    // elements of super encoders still alive: its order depends on the
+    // order of release. JSONKit keeps the order they were asked for in, as
+    // Foundation does when each is released before the next is asked for.
+    let expected = [
+      true: #"{"root":[["first","second",5]]}"#, false: #"{"root":[["first",5,"second"]]}"#,
+    ]
+    for releasesFirstOneFirst in [true, false] {
+      let box = ContainerBox()
+      let value = Counted { encoder in
+        var container = encoder.unkeyedContainer()
+        box.encoder = container.superEncoder()
+        try container.encode(5)
+        var second: (any Encoder)? = container.superEncoder()
+        try "first".encode(to: box.encoder!)
+        try "second".encode(to: second!)
+        if releasesFirstOneFirst {
+          box.encoder = nil
+          second = nil
+        } else {
+          second = nil
+          box.encoder = nil
+        }
+      }
+      let outcome = encodeWithBoth(["root": [value]])
+      #expect(outcome.foundation == .bytes(expected[releasesFirstOneFirst]!))
+      #expect(outcome.jsonKit == .bytes(#"{"root":[["first",5,"second"]]}"#))
+    }
+  }
+
   @Test func valuesWritingIntoTheArrayOfTheirUnkeyedSuperEncoderMatchFoundation() {
     // Foundation inserts an unkeyed super encoder's value, when the encoder
     // is released, at the index it had when asked for: where JSONKit puts it.
