@@ -1296,6 +1296,18 @@ extension FoundationParityTests {
     }
     try expectKeyBegunAgainAfterSuperEncoder(
       nested, foundation: #"{"root":[{"super":{"x":3}}]}"#, at: [Key("root"), Key.index(0)])
+    // The same once encoding has left streaming for a tree.
+    let afterHandOver = Counted { encoder in
+      var container = encoder.container(keyedBy: Key.self)
+      var kept = container.nestedUnkeyedContainer(forKey: Key("list"))
+      try container.encode(0, forKey: Key("b"))
+      try kept.encode(1)
+      try 1.encode(to: container.superEncoder(forKey: Key("a")))
+      try container.encode(2, forKey: Key("a"))
+    }
+    try expectKeyBegunAgainAfterSuperEncoder(
+      afterHandOver, foundation: #"{"root":[{"a":2,"b":0,"list":[1]}]}"#,
+      at: [Key("root"), Key.index(0)])
   }
 
   @Test func superEncodersUsedWithoutASecondWriteUnderTheirKeyMatchFoundationByteForByte() {
