@@ -34,11 +34,32 @@ final class EncodingSession {
     /// other output instead, it throws that later error, and so does
     /// `encode`.
     let trapsInFoundation: Bool
+
+    /// The key `name` of the object at `codingPath` begun again after a
+    /// super encoder was asked for under it.
+    ///
+    /// Foundation adds a super encoder's value when the encoder is
+    /// released, replacing what was written under its key before that, and
+    /// replaced by what is written after. Which of the two values it keeps
+    /// depends on when the encoder is released; JSONKit cannot tell, so it
+    /// keeps neither.
+    static func superEncoderKeyBegunAgain(_ name: String, codingPath: [any CodingKey]) -> Self {
+      Conflict(
+        context: EncodingError.Context(
+          codingPath: codingPath,
+          debugDescription:
+            "The key \"\(name)\" was written again after a super encoder was asked for under it. "
+            + "Foundation adds a super encoder's value when the encoder is released, so which "
+            + "value it keeps for the key depends on when that happens; JSONKit cannot tell."),
+        trapsInFoundation: false)
+    }
   }
 
   init(options: JKEncoder.Options, capacity: Int) {
     self.options = options
     userInfo = options.userInfo.isEmpty ? [:] : options.userInfo.mapValues { $0 as Any }
+    conflict = .allocate(capacity: 1)
+    conflict.initialize(to: nil)
     streaming = .allocate(capacity: 1)
     let keepsAllKeys: Bool
     if case .useDefaultKeys = options.keyEncodingStrategy {
@@ -49,11 +70,9 @@ final class EncodingSession {
     streaming.initialize(
       to: StreamingState(
         options: options.outputFormatting, keepsAllKeys: keepsAllKeys,
-        maxDepth: options.maxDepth, capacity: capacity))
+        maxDepth: options.maxDepth, capacity: capacity, conflict: conflict))
     handedOver = .allocate(capacity: 1)
     handedOver.initialize(to: nil)
-    conflict = .allocate(capacity: 1)
-    conflict.initialize(to: nil)
   }
 
   deinit {
@@ -100,13 +119,19 @@ final class EncodingSession {
   }
 
   /// Begins the member `name` of the object `container` for a super
-  /// encoder, which may be used after later members were begun.
+  /// encoder, which may be used after later members were begun. Its key may
+  /// not be begun again in the object (see
+  /// ``Conflict/superEncoderKeyBegunAgain(_:codingPath:)``): that is
+  /// checked where duplicate keys are resolved, so other members pay
+  /// nothing for it.
   func beginSuperEncoderMember<Key: CodingKey>(of container: Int, key: Key, name: String)
     -> EncodingSlot
   {
-    let slot = beginMember(of: container, key: key, name: name)
-    if tree == nil { streaming.pointee.rememberSuperEncoderKey(key, of: slot) }
-    return slot
+    if let begun = streaming.pointee.beginMember(of: container, key: key, name: name) {
+      streaming.pointee.rememberSuperEncoderMember(key, of: begun.slot)
+      return begun.slot
+    }
+    return handOver().beginSuperEncoderMember(of: container, key: key, name: name)
   }
 
   /// Begins the member `name` of the object `container` for a nested
@@ -281,6 +306,9 @@ final class EncodingSession {
   ///   read back), or when containers nest deeper than ``maxDepth``, with
   ///   `value` as the invalid value.
   func finish(_ value: Any) throws -> ByteWriter? {
+    // Closing the containers still open resolves their duplicate keys,
+    // which may meet a conflict.
+    let hasStreamedOutput = tree == nil && streaming.pointee.finish()
     try throwConflict(value)
     if let error = streaming.pointee.unreadableKeyError { throw error }
     let output: ByteWriter?
@@ -289,7 +317,7 @@ final class EncodingSession {
       if let error = tree.unreadableKeyError { throw error }
       if tree.isTooDeep { noteTooDeep() }
     } else {
-      output = streaming.pointee.finish() ? streaming.pointee.takeWriter() : nil
+      output = hasStreamedOutput ? streaming.pointee.takeWriter() : nil
     }
     if streaming.pointee.isTooDeep {
       throw EncodingError.invalidValue(

@@ -56,6 +56,15 @@ extension StreamingState {
       + nestedKeys.reversed()
   }
 
+  /// The coding path of the container of `frame`, just taken off the
+  /// open frames as it closes: its parent's frame is the innermost.
+  func codingPath(ofClosed frame: Frame) -> [any CodingKey] {
+    guard frame.isNested, let parent = frames.last else {
+      return codingPath(of: frame.parentSlot) ?? []
+    }
+    return (codingPath(ofContainer: parent.serial) ?? []) + [lastMemberKey(of: parent)]
+  }
+
   /// The coding key of the last member begun in `frame`.
   private func lastMemberKey(of frame: Frame) -> any CodingKey {
     if frame.hasStoredKey, let index = frameIndex(frame.serial), let key = frameKeys[index] {

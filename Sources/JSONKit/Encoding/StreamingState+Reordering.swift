@@ -30,6 +30,11 @@ extension StreamingState {
       order = []
       for (offset, member) in members[base...].enumerated() {
         if let entry = entryOfKey[member.key] {
+          if !superEncoderSlots.isEmpty,
+            superEncoderSlots.contains(EncodingSlot(container: frame.serial, member: order[entry]))
+          {
+            noteSuperEncoderKeyBegunAgain(member.key, inClosed: frame)
+          }
           order[entry] = offset
           entryOfMember.append(entry)
         } else {
@@ -73,6 +78,16 @@ extension StreamingState {
       reorderedPositions.append(contentsOf: positions)
     }
     if hasInnerContainers { moveRecords(ofMembersFrom: base, from: ranges, to: newStart) }
+  }
+
+  /// Notes that the key `name` of the object `frame`, being closed, was
+  /// begun again after a super encoder was asked for under it, unless an
+  /// earlier conflict was noted.
+  @inline(never)
+  private func noteSuperEncoderKeyBegunAgain(_ name: String, inClosed frame: Frame) {
+    guard conflict.pointee == nil else { return }
+    conflict.pointee = .superEncoderKeyBegunAgain(
+      name, codingPath: codingPath(ofClosed: frame))
   }
 
   /// Moves the records of the containers inside the members of the object

@@ -37,6 +37,11 @@ struct StreamingState: ~Copyable {
   /// their names do not tell them: a super encoder may be used after later
   /// members were begun, when its frame no longer holds its key.
   private(set) var superEncoderKeys: [EncodingSlot: any CodingKey] = [:]
+  /// The members of objects super encoders were asked for: the key of
+  /// one may not be begun again (see
+  /// `EncodingSession.Conflict.superEncoderKeyBegunAgain`), which is
+  /// checked where an object's duplicate keys are resolved.
+  private(set) var superEncoderSlots: Set<EncodingSlot> = []
   /// For each closed object whose members were reordered (sorted keys, or
   /// a key encoded twice), from its record's `reordering` on: the number of
   /// members begun, then the position in the output of each, in the order
@@ -65,14 +70,20 @@ struct StreamingState: ~Copyable {
   /// Keeps every member's coding key, not only those with an int value:
   /// a key strategy makes member names differ from the keys' strings.
   private let keepsAllKeys: Bool
+  /// Where the session keeps the first conflict met; `encode` throws it.
+  let conflict: UnsafeMutablePointer<EncodingSession.Conflict?>
   /// The coding key of the last member begun in each open frame, when
   /// its `hasStoredKey` says so (other entries are stale); kept apart so
   /// that a frame stays a plain value, cheap to copy, and grown only when a
   /// key is stored.
   var frameKeys: [(any CodingKey)?] = []
 
-  init(options: JKOutputFormatting, keepsAllKeys: Bool, maxDepth: Int, capacity: Int) {
+  init(
+    options: JKOutputFormatting, keepsAllKeys: Bool, maxDepth: Int, capacity: Int,
+    conflict: UnsafeMutablePointer<EncodingSession.Conflict?>
+  ) {
     writer = ByteWriter(options: options, capacity: capacity)
+    self.conflict = conflict
     self.maxDepth = maxDepth
     self.keepsAllKeys = keepsAllKeys
     frames.reserveCapacity(16)
@@ -193,9 +204,10 @@ struct StreamingState: ~Copyable {
       codingPath: codingPath(of: slot) ?? [])
   }
 
-  /// Keeps the coding key of the member in `slot`, whose super encoder was
-  /// asked for, when its name does not tell it.
-  mutating func rememberSuperEncoderKey<Key: CodingKey>(_ key: Key, of slot: EncodingSlot) {
+  /// Notes that a super encoder was asked for the member in `slot`, and
+  /// keeps its coding key when its name does not tell it.
+  mutating func rememberSuperEncoderMember<Key: CodingKey>(_ key: Key, of slot: EncodingSlot) {
+    superEncoderSlots.insert(slot)
     if keepsAllKeys || key.intValue != nil { superEncoderKeys[slot] = key }
   }
 

@@ -117,6 +117,20 @@ extension TreeState {
       else { continue }
       nodes[node].members[nodes[node].memberOfSlot[slot.member]].codingKey = key
     }
+    for slot in streaming.superEncoderSlots {
+      guard let node = nodeOfContainer[slot.container],
+        slot.member < nodes[node].memberOfSlot.count
+      else { continue }
+      let member = nodes[node].memberOfSlot[slot.member]
+      nodes[node].members[member].hasSuperEncoder = true
+      // A later member of the object with the same key, still open, shares
+      // the member.
+      if let name = nodes[node].members[member].key,
+        nodes[node].memberOfSlot[(slot.member + 1)...].contains(member)
+      {
+        noteSuperEncoderKeyBegunAgain(name, in: node)
+      }
+    }
   }
 }
 

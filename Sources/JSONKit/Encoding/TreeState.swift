@@ -25,6 +25,9 @@ final class TreeState {
     /// The coding key as the caller gave it, when known.
     var codingKey: (any CodingKey)?
     var value: Value
+    /// Whether a super encoder was asked for the member: its key may not be
+    /// begun again (see `EncodingSession.Conflict.superEncoderKeyBegunAgain`).
+    var hasSuperEncoder = false
   }
 
   struct Node {
@@ -141,10 +144,23 @@ final class TreeState {
     return EncodingSlot(container: container, member: nodes[node].memberOfSlot.count - 1)
   }
 
+  /// Begins the member `name` of `container` for a super encoder.
+  func beginSuperEncoderMember(of container: Int, key: any CodingKey, name: String)
+    -> EncodingSlot
+  {
+    let slot = beginMember(of: container, key: key, name: name)
+    let (node, member) = place(of: slot)
+    nodes[node].members[member].hasSuperEncoder = true
+    return slot
+  }
+
   /// Adds a member to `node`, or finds the one with the same key; returns
   /// its index.
   func addMember(to node: Int, key: (any CodingKey)?, name: String?, keepingValue: Bool) -> Int {
     if let name, let existing = member(named: name, in: node) {
+      if nodes[node].members[existing].hasSuperEncoder {
+        noteSuperEncoderKeyBegunAgain(name, in: node)
+      }
       if keepingValue {
         nodes[node].members[existing].codingKey = key
         return existing
@@ -299,6 +315,14 @@ final class TreeState {
   private func detachedContainer(isObject: Bool) -> Int {
     nodes.append(Node(isObject: isObject, isNested: false, parent: nil))
     return container(ofNode: nodes.count - 1)
+  }
+
+  /// Notes that the key `name` of the object `node` was begun again after
+  /// a super encoder was asked for under it, unless an earlier conflict was
+  /// noted.
+  func noteSuperEncoderKeyBegunAgain(_ name: String, in node: Int) {
+    guard conflict.pointee == nil else { return }
+    conflict.pointee = .superEncoderKeyBegunAgain(name, codingPath: codingPath(ofNode: node))
   }
 
   private static func kind(_ isObject: Bool) -> String {

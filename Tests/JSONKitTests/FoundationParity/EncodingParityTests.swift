@@ -1172,3 +1172,238 @@ extension FoundationParityTests {
     }
   }
 }
+
+// MARK: - A key begun again after a super encoder was asked for under it
+
+/// A value encoded with a configuration, which it hands to `body`.
+private struct Configured: EncodableWithConfiguration {
+  let body: (any Encoder) throws -> Void
+  func encode(to encoder: any Encoder, configuration: Int) throws {
+    try body(encoder)
+  }
+}
+
+extension FoundationParityTests {
+  /// Expects Foundation to give `foundation` for `value` (sorted keys), and
+  /// JSONKit to throw `invalidValue` at `path`, saying that a key was begun
+  /// again after a super encoder was asked for under it.
+  private func expectKeyBegunAgainAfterSuperEncoder(
+    _ value: @autoclosure () -> Counted, foundation expected: String, at path: [any CodingKey],
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) throws {
+    let foundation = JSONEncoder()
+    foundation.outputFormatting = .sortedKeys
+    let theirs = String(decoding: try foundation.encode(["root": [value()]]), as: UTF8.self)
+    #expect(theirs == expected, sourceLocation: sourceLocation)
+    for formatting in comparedFormattings {
+      let jsonKit = JKEncoder()
+      jsonKit.outputFormatting = formatting
+      let outcome = EncodingOutcome { try jsonKit.encode(["root": [value()]]) }
+      guard case .invalidValue(let actualPath, let message) = outcome else {
+        Issue.record("expected invalidValue, got \(outcome)", sourceLocation: sourceLocation)
+        return
+      }
+      #expect(actualPath == ParityPath(path), sourceLocation: sourceLocation)
+      #expect(
+        message.contains("after a super encoder was asked for under it"), "\(message)",
+        sourceLocation: sourceLocation)
+    }
+  }
+
+  /// A value that writes `{"inner":1}`, then `99` under `a` into the
+  /// object kept in `box`: through its super encoder, the member it is
+  /// being encoded into.
+  private func writingUnderItsOwnKey(_ box: ContainerBox) -> (any Encoder) throws -> Void {
+    { encoder in
+      var own = encoder.container(keyedBy: Key.self)
+      try own.encode(1, forKey: Key("inner"))
+      try box.keyed!.encode(99, forKey: Key("a"))
+    }
+  }
+
+  @Test func aValueEncodedWithAConfigurationThatWritesUnderItsOwnKeyMakesEncodeThrow() throws {
+    // Foundation encodes a value with a configuration through
+    // `superEncoder(forKey:)`, whose value it adds when the encoder is
+    // released: after the value's write under the same key.
+    let box = ContainerBox()
+    let value = Counted { encoder in
+      var container = encoder.container(keyedBy: Key.self)
+      box.keyed = container
+      try container.encode(
+        Configured(body: writingUnderItsOwnKey(box)), forKey: Key("a"), configuration: 0)
+      try container.encode(2, forKey: Key("b"))
+    }
+    try expectKeyBegunAgainAfterSuperEncoder(
+      value, foundation: #"{"root":[{"a":{"inner":1},"b":2}]}"#, at: [Key("root"), Key.index(0)])
+  }
+
+  @Test func aValueEncodedThroughASuperEncoderThatWritesUnderItsKeyMakesEncodeThrow() throws {
+    let box = ContainerBox()
+    let child = Counted(writingUnderItsOwnKey(box))
+    let value = Counted { encoder in
+      var container = encoder.container(keyedBy: Key.self)
+      box.keyed = container
+      try child.encode(to: container.superEncoder(forKey: Key("a")))
+    }
+    try expectKeyBegunAgainAfterSuperEncoder(
+      value, foundation: #"{"root":[{"a":{"inner":1}}]}"#, at: [Key("root"), Key.index(0)])
+    // The write under the key coming first makes no difference.
+    let writingFirst = Counted { encoder in
+      try box.keyed!.encode(99, forKey: Key("a"))
+      var own = encoder.container(keyedBy: Key.self)
+      try own.encode(1, forKey: Key("inner"))
+    }
+    let first = Counted { encoder in
+      var container = encoder.container(keyedBy: Key.self)
+      box.keyed = container
+      try writingFirst.encode(to: container.superEncoder(forKey: Key("a")))
+    }
+    try expectKeyBegunAgainAfterSuperEncoder(
+      first, foundation: #"{"root":[{"a":{"inner":1}}]}"#, at: [Key("root"), Key.index(0)])
+  }
+
+  @Test func aValueInASuperEncodersSingleValueContainerThatWritesUnderItsKeyMakesEncodeThrow()
+    throws
+  {
+    let box = ContainerBox()
+    let child = Counted(writingUnderItsOwnKey(box))
+    let value = Counted { encoder in
+      var container = encoder.container(keyedBy: Key.self)
+      box.keyed = container
+      var single = container.superEncoder(forKey: Key("a")).singleValueContainer()
+      try single.encode(child)
+    }
+    try expectKeyBegunAgainAfterSuperEncoder(
+      value, foundation: #"{"root":[{"a":{"inner":1}}]}"#, at: [Key("root"), Key.index(0)])
+  }
+
+  @Test func aKeyWrittenAfterATemporarySuperEncoderForItMakesEncodeThrow() throws {
+    // Foundation adds the super encoder's value when it is released, here
+    // before the later write, which then wins; JSONKit cannot tell when
+    // an encoder is released, so it throws whatever the timing.
+    let value = Counted { encoder in
+      var container = encoder.container(keyedBy: Key.self)
+      try 1.encode(to: container.superEncoder(forKey: Key("a")))
+      try container.encode(2, forKey: Key("a"))
+    }
+    try expectKeyBegunAgainAfterSuperEncoder(
+      value, foundation: #"{"root":[{"a":2}]}"#, at: [Key("root"), Key.index(0)])
+    let nested = Counted { encoder in
+      var container = encoder.container(keyedBy: Key.self)
+      _ = container.superEncoder()
+      var again = container.nestedContainer(keyedBy: Key.self, forKey: Key("super"))
+      try again.encode(3, forKey: Key("x"))
+    }
+    try expectKeyBegunAgainAfterSuperEncoder(
+      nested, foundation: #"{"root":[{"super":{"x":3}}]}"#, at: [Key("root"), Key.index(0)])
+    // The same once encoding has left streaming for a tree.
+    let afterHandOver = Counted { encoder in
+      var container = encoder.container(keyedBy: Key.self)
+      var kept = container.nestedUnkeyedContainer(forKey: Key("list"))
+      try container.encode(0, forKey: Key("b"))
+      try kept.encode(1)
+      try 1.encode(to: container.superEncoder(forKey: Key("a")))
+      try container.encode(2, forKey: Key("a"))
+    }
+    try expectKeyBegunAgainAfterSuperEncoder(
+      afterHandOver, foundation: #"{"root":[{"a":2,"b":0,"list":[1]}]}"#,
+      at: [Key("root"), Key.index(0)])
+  }
+
+  @Test func superEncodersUsedWithoutASecondWriteUnderTheirKeyMatchFoundationByteForByte() {
+    let box = ContainerBox()
+    let child = Counted { encoder in
+      var own = encoder.container(keyedBy: Key.self)
+      try own.encode(1, forKey: Key("inner"))
+      try box.keyed!.encode(99, forKey: Key("z"))
+    }
+    let value = Counted { encoder in
+      var container = encoder.container(keyedBy: Key.self)
+      box.keyed = container
+      try container.encode(0, forKey: Key("first"))
+      try container.encode(
+        Configured { try child.encode(to: $0) }, forKey: Key("a"), configuration: 0)
+      try child.encode(to: container.superEncoder(forKey: Key("b")))
+      var single = container.superEncoder(forKey: Key("c")).singleValueContainer()
+      try single.encode(child)
+      try 5.encode(to: container.superEncoder())
+      let late = container.superEncoder(forKey: Key("d"))
+      try container.encode(6, forKey: Key("e"))
+      try [7].encode(to: late)
+      // A write under the key before the super encoder is asked for.
+      try container.encode(8, forKey: Key("f"))
+      try 9.encode(to: container.superEncoder(forKey: Key("f")))
+    }
+    for formatting in comparedFormattings {
+      let outcome = encodeWithBoth(["root": [value]], formatting)
+      #expect(outcome.jsonKit == outcome.foundation, "formatting \(formatting.rawValue)")
+    }
+    #expect(
+      encodeWithBoth(["root": [value]]).foundation
+        == .bytes(
+          #"{"root":[{"a":{"inner":1},"b":{"inner":1},"c":{"inner":1},"d":[7],"e":6,"#
+            + #""f":9,"first":0,"super":5,"z":99}]}"#))
+  }
+
+  @Test func unkeyedSuperEncodersAliveTogetherKeepTheOrderTheyWereAskedForIn() {
+    // Foundation inserts each one's element, when it is released, at the
+    // count the array had when it was asked for, which leaves out the
+    // elements of super encoders still alive: its order depends on the
+    // order of release. JSONKit keeps the order they were asked for in, as
+    // Foundation does when each is released before the next is asked for.
+    let expected = [
+      true: #"{"root":[["first","second",5]]}"#, false: #"{"root":[["first",5,"second"]]}"#,
+    ]
+    for releasesFirstOneFirst in [true, false] {
+      let box = ContainerBox()
+      let value = Counted { encoder in
+        var container = encoder.unkeyedContainer()
+        box.encoder = container.superEncoder()
+        try container.encode(5)
+        var second: (any Encoder)? = container.superEncoder()
+        try "first".encode(to: box.encoder!)
+        try "second".encode(to: second!)
+        if releasesFirstOneFirst {
+          box.encoder = nil
+          second = nil
+        } else {
+          second = nil
+          box.encoder = nil
+        }
+      }
+      let outcome = encodeWithBoth(["root": [value]])
+      #expect(outcome.foundation == .bytes(expected[releasesFirstOneFirst]!))
+      #expect(outcome.jsonKit == .bytes(#"{"root":[["first",5,"second"]]}"#))
+    }
+  }
+
+  @Test func valuesWritingIntoTheArrayOfTheirUnkeyedSuperEncoderMatchFoundation() {
+    // Foundation inserts an unkeyed super encoder's value, when the encoder
+    // is released, at the index it had when asked for: where JSONKit puts it.
+    let box = ContainerBox()
+    let child = Counted { encoder in
+      try box.unkeyed!.encode(98)
+      var own = encoder.container(keyedBy: Key.self)
+      try own.encode(1, forKey: Key("inner"))
+      try box.unkeyed!.encode(99)
+    }
+    let value = Counted { encoder in
+      var container = encoder.unkeyedContainer()
+      box.unkeyed = container
+      try container.encode(0)
+      try container.encode(Configured { try child.encode(to: $0) }, configuration: 0)
+      try child.encode(to: container.superEncoder())
+      var single = container.superEncoder().singleValueContainer()
+      try single.encode(child)
+      try container.encode(5)
+    }
+    for formatting in comparedFormattings {
+      let outcome = encodeWithBoth(["root": [value]], formatting)
+      #expect(outcome.jsonKit == outcome.foundation, "formatting \(formatting.rawValue)")
+    }
+    #expect(
+      encodeWithBoth(["root": [value]]).foundation
+        == .bytes(
+          #"{"root":[[0,{"inner":1},98,99,{"inner":1},98,99,{"inner":1},98,99,5]]}"#))
+  }
+}
