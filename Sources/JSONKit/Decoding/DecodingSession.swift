@@ -13,15 +13,13 @@ final class DecodingSession {
   /// if a decoder outlives the `decode` call (see ``detach()``).
   private(set) var tape: Tape
   let entries: UnsafePointer<TapeEntry>
-  /// Per key id, the spelling compared with `CodingKey.stringValue`: the key
-  /// as written, or converted once per distinct key by the key strategy.
-  private let keyNames: [String]
-  /// Whether two different keys convert to one name under the key strategy
-  /// (`a_b` and `aB`), so that an object's converted names may repeat.
-  let convertedNamesCollide: Bool
-  /// Per key id, when ``convertedNamesCollide``: whether another key converts
-  /// to its name. Only objects with such a member need per-object names.
-  private let keyNameIsShared: [Bool]
+  /// How the key strategy names keys (for every strategy but `.custom`).
+  private let naming: KeyNames.Naming
+  /// Per key id, the name compared with `CodingKey.stringValue` and its
+  /// name id: made once per distinct key and kept with the scan context.
+  private let names: KeyNames
+  /// The names the keys were asked for, with their name ids.
+  private let keyTables: KeyTables
   let options: JKDecoder.Options
   let userInfo: [CodingUserInfoKey: Any]
   /// The scan context the tape lives in; kept alive as long as the session.
@@ -59,20 +57,20 @@ final class DecodingSession {
     descentKeys = .allocate(capacity: 1)
     descentKeys.initialize(to: DescentKeys())
     hints.initialize(repeating: -1, count: 2 * Self.hintSlots)
-    switch options.keyDecodingStrategy {
-    case .convertFromSnakeCase:
-      (keyNames, keyNameIsShared) = context.state.keys.convertedFromSnakeCase()
-    default:
-      keyNames = tape.keys
-      keyNameIsShared = []
+    if case .convertFromSnakeCase = options.keyDecodingStrategy {
+      naming = .fromSnakeCase
+    } else {
+      naming = .asWritten
     }
-    convertedNamesCollide = !keyNameIsShared.isEmpty
+    keyTables = KeyTables.of(context)
+    names = keyTables.names(naming, updatedFrom: context.state.keys)
   }
 
   deinit {
     hints.deallocate()
     descentKeys.pointee.deallocate()
     descentKeys.deallocate()
+    memberTables.deallocate()
     ownedInput?.deallocate()
   }
 
@@ -143,106 +141,124 @@ final class DecodingSession {
   // MARK: - Keyed lookup
 
   /// Objects with more members than this are searched through a table of
-  /// their names (``memberTable(ofObject:names:)``) when a lookup must find
-  /// the last of equal names; smaller ones are scanned, which costs less
-  /// than building a table.
+  /// their members' name ids (``MemberTables``) rather than scanned, so that
+  /// reading every member of a large object takes linear time.
   static let tableThreshold = 16
 
-  /// Finds the value for `name` among the members of the object at
-  /// `object`; `names` overrides the per-id key names (the custom key
-  /// strategy computes them per object, in member order).
+  /// The members of the object at `object`, in order.
   @inline(__always)
-  func lookup(_ name: String, inObject object: Int, names: [String]?) -> Int? {
-    let entry = entries[object]
-    let end = entry.containerEnd
-    if let names { return lookupLast(name, inObject: object, end: end, names: names) }
-    if entry.flags & TapeEntry.hasDuplicateKeys != 0 {
-      return lookupLast(name, inObject: object, end: end, names: nil)
-    }
-    // The expected position first.
-    let slot = 2 * (object & (Self.hintSlots - 1))
-    if hints[slot] == object {
-      let hinted = hints[slot + 1]
-      if hinted < end, keyName(hinted) == name {
-        hints[slot + 1] = indexAfter(hinted + 1)
-        return hinted + 1
-      }
-    }
-    var key = object + 1
-    while key < end {
-      let valueIndex = key + 1
-      let next = indexAfter(valueIndex)
-      if keyName(key) == name {
-        hints[slot] = object
-        hints[slot + 1] = next
-        return valueIndex
-      }
-      key = next
-    }
-    return nil
+  func members(ofObject object: Int) -> ObjectMembers {
+    ObjectMembers(of: object, in: entries)
   }
 
-  /// The lookup that finds the last member of a name, for objects with
-  /// duplicate keys and for per-object key names: a scan of a small object,
-  /// a table of a large one.
+  /// Whether lookups in the object at `object` must find the last of
+  /// members with equal names: when it has duplicate keys, or keys that the
+  /// key strategy converts to one name (`a_b` and `aB`).
+  func findsLast(inObject object: Int) -> Bool {
+    if entries[object].flags & TapeEntry.hasDuplicateKeys != 0 { return true }
+    guard names.hasSharedNames else { return false }
+    return members(ofObject: object).contains { names.isShared($0.id) }
+  }
+
+  /// Finds the value for `name` among the members of the object at
+  /// `object`, the last of equal names when `findsLast`.
+  ///
+  /// The member after the previous match comes first (models usually read
+  /// keys in the order the JSON lists them); otherwise `name` becomes a
+  /// name id and the members are found by comparing ids, so that no order
+  /// of keys costs more than a few integer comparisons per member.
   @inline(__always)
-  private func lookupLast(_ name: String, inObject object: Int, end: Int, names: [String]?)
-    -> Int?
-  {
+  func lookup(_ name: String, inObject object: Int, findsLast: Bool) -> Int? {
+    if !findsLast {
+      let slot = 2 * (object & (Self.hintSlots - 1))
+      if hints[slot] == object {
+        let hinted = hints[slot + 1]
+        if hinted < entries[object].containerEnd, keyName(hinted) == name {
+          hints[slot + 1] = indexAfter(hinted + 1)
+          return hinted + 1
+        }
+      }
+    }
+    return search(name, inObject: object, findsLast: findsLast)
+  }
+
+  private func search(_ name: String, inObject object: Int, findsLast: Bool) -> Int? {
+    let nameID = keyTables.nameID(of: name, naming)
+    guard nameID != KeyNames.none else { return nil }
+    let slot = 2 * (object & (Self.hintSlots - 1))
     if entries[object].childCount > Self.tableThreshold {
-      return memberTable(ofObject: object, names: names)[name]
+      let span = memberTables.span(
+        ofObject: object, members(ofObject: object), count: entries[object].childCount
+      ) { names.nameIDs[Int($0)] }
+      guard let value = memberTables.value(for: nameID, in: span) else { return nil }
+      if !findsLast {
+        hints[slot] = object
+        hints[slot + 1] = indexAfter(value)
+      }
+      return value
     }
     var found: Int?
-    var key = object + 1
-    var ordinal = 0
-    while key < end {
-      if (names?[ordinal] ?? keyName(key)) == name { found = key + 1 }
-      key = indexAfter(key + 1)
-      ordinal += 1
+    for member in members(ofObject: object) where names.nameIDs[Int(member.id)] == nameID {
+      if findsLast {
+        found = member.value
+      } else {
+        hints[slot] = object
+        hints[slot + 1] = member.next
+        return member.value
+      }
     }
     return found
   }
 
-  /// Per large object that needed one, its member table, with the custom
-  /// key strategy's names it was made from; emptied when it holds many,
-  /// since decoding visits most objects once.
-  private var memberTables: [Int: (customNames: [String]?, table: [String: Int])] = [:]
+  /// The tables of the large objects searched so far. Unchecked: only the
+  /// lookups of this session use them, one at a time.
+  @exclusivity(unchecked) private var memberTables = MemberTables()
 
-  /// The names of the members of the object at `object` (`names`, or the
-  /// per-id names), each with the tape index of the last value of that
-  /// name; made once per object, so that reading every member of a large
-  /// object takes linear time.
+  /// Finds the value for `name` among the members of the object at
+  /// `object`, given every member's name (`.custom` key strategy, whose
+  /// closure names keys per object); the last of equal names.
+  func lookup(_ name: String, inObject object: Int, customNames: [String]) -> Int? {
+    if entries[object].childCount > Self.tableThreshold {
+      return customMemberTable(ofObject: object, names: customNames)[name]
+    }
+    var found: Int?
+    for (member, memberName) in zip(members(ofObject: object), customNames) where memberName == name
+    {
+      found = member.value
+    }
+    return found
+  }
+
+  /// Per large object that needed one, its member table by custom names,
+  /// with the names it was made from; emptied when it holds many, since
+  /// decoding visits most objects once.
+  private var customMemberTables: [Int: (names: [String], table: [String: Int])] = [:]
+
+  /// The custom names of the members of the object at `object`, each with
+  /// the tape index of the last value of that name.
   @inline(never)
-  private func memberTable(ofObject object: Int, names: [String]?) -> [String: Int] {
-    // Under the other strategies `names`, if any, are the per-id names. The
-    // custom strategy's may differ between containers over one object (its
+  private func customMemberTable(ofObject object: Int, names: [String]) -> [String: Int] {
+    // The names may differ between containers over one object (the
     // closure sees the object's path, which a dictionary decode spells
     // otherwise), so a table made from them serves the same names only.
-    var customNames: [String]?
-    if case .custom = options.keyDecodingStrategy { customNames = names }
-    if let cached = memberTables[object], Self.same(cached.customNames, customNames) {
+    if let cached = customMemberTables[object], Self.same(cached.names, names) {
       return cached.table
     }
     var table: [String: Int] = [:]
     table.reserveCapacity(entries[object].childCount)
-    var key = object + 1
-    var ordinal = 0
-    while key < entries[object].containerEnd {
-      table[customNames?[ordinal] ?? keyName(key)] = key + 1
-      key = indexAfter(key + 1)
-      ordinal += 1
+    for (member, name) in zip(members(ofObject: object), names) {
+      table[name] = member.value
     }
-    if memberTables.count >= 64 { memberTables.removeAll(keepingCapacity: true) }
+    if customMemberTables.count >= 64 { customMemberTables.removeAll(keepingCapacity: true) }
     // The table keeps the names, so their storage is not reused while it
     // is compared by address.
-    memberTables[object] = (customNames, table)
+    customMemberTables[object] = (names, table)
     return table
   }
 
-  /// Whether two arrays of names are both absent or share their storage.
-  private static func same(_ a: [String]?, _ b: [String]?) -> Bool {
-    guard let a, let b else { return a == nil && b == nil }
-    return a.withUnsafeBufferPointer { a in
+  /// Whether two arrays of names share their storage.
+  private static func same(_ a: [String], _ b: [String]) -> Bool {
+    a.withUnsafeBufferPointer { a in
       b.withUnsafeBufferPointer { a.baseAddress == $0.baseAddress }
     }
   }
@@ -251,41 +267,30 @@ final class DecodingSession {
   /// (for every strategy but `.custom`).
   @inline(__always)
   func keyName(_ index: Int) -> String {
-    keyNames[Int(truncatingIfNeeded: entries[index].payload)]
+    names.names[Int(truncatingIfNeeded: entries[index].payload)]
   }
 
-  /// The key entries of the object at `object`, in order.
-  func memberKeys(ofObject object: Int) -> [Int] {
-    let entry = entries[object]
-    var keys: [Int] = []
-    keys.reserveCapacity(entry.childCount)
-    var key = object + 1
-    while key < entry.containerEnd {
-      keys.append(key)
-      key = indexAfter(key + 1)
-    }
-    return keys
+  /// The name id of key `id` (for every strategy but `.custom`): members
+  /// with equal name ids have equal names.
+  @inline(__always)
+  func nameID(ofKey id: UInt32) -> UInt32 {
+    names.nameIDs[Int(id)]
+  }
+
+  /// The name of key `id` as the key strategy spells it (for every
+  /// strategy but `.custom`).
+  @inline(__always)
+  func name(ofKey id: UInt32) -> String {
+    names.names[Int(id)]
   }
 
   /// For the custom key strategy: every member's key as the strategy's
   /// closure maps it, given the path of the object.
   func customKeyNames(ofObject object: Int, path: [any CodingKey]) -> [String] {
     guard case .custom(let transform) = options.keyDecodingStrategy else { return [] }
-    return memberKeys(ofObject: object).map { key in
-      transform(path + [AnyCodingKey(stringValue: rawKey(entries[key]))]).stringValue
+    return members(ofObject: object).map { member in
+      transform(path + [AnyCodingKey(stringValue: tape.keys[Int(member.id)])]).stringValue
     }
-  }
-
-  /// When a member of the object at `object` converts to a name that
-  /// another key converts to too (`a_b` and `aB`): every member's converted
-  /// name, so that lookups find the last of equal names; otherwise nil, and
-  /// lookups use the per-id names.
-  func sharedKeyNames(ofObject object: Int) -> [String]? {
-    let keys = memberKeys(ofObject: object)
-    guard
-      keys.contains(where: { keyNameIsShared[Int(truncatingIfNeeded: entries[$0].payload)] })
-    else { return nil }
-    return keys.map(keyName)
   }
 
   // MARK: - Coding paths
@@ -344,8 +349,9 @@ final class DecodingSession {
           ordinal += 1
         }
       } else {
-        while indexAfter(child + 1) <= index {
-          child = indexAfter(child + 1)
+        var members = ObjectMembers(of: current, in: entries, from: child)
+        while let member = members.next(), member.next <= index {
+          child = member.next
           ordinal += 1
         }
       }
@@ -386,38 +392,6 @@ final class DecodingSession {
     if case .custom(let transform) = options.keyDecodingStrategy {
       return transform(path + [AnyCodingKey(stringValue: rawKey(entries[key]))]).stringValue
     }
-    return keyNames[Int(truncatingIfNeeded: entries[key].payload)]
-  }
-}
-
-extension KeyCache {
-  /// Every key converted by Foundation's snake_case rule, converting only
-  /// keys not converted before, and per key whether another key converts
-  /// to the same name (empty while no two do); both are kept with the cache.
-  mutating func convertedFromSnakeCase() -> (names: [String], isShared: [Bool]) {
-    var converted = derivedNames
-    derivedNames = []  // so that appending below does not copy
-    converted.reserveCapacity(strings.count)
-    var newlyShared = false
-    while converted.count < strings.count {
-      let id = converted.count
-      let name = SnakeCase.camelCased(strings[id])
-      let owner = canonicalIDs[id]
-      if let previous = derivedNameOwners.updateValue(owner, forKey: name), previous != owner {
-        derivedNameOwners[name] = previous
-        if sharedDerivedNames.insert(name).inserted { newlyShared = true }
-      }
-      converted.append(name)
-    }
-    derivedNames = converted
-    if newlyShared {
-      // Keys converted earlier may have just gained a twin.
-      derivedNameIsShared = converted.map(sharedDerivedNames.contains)
-    } else if !sharedDerivedNames.isEmpty {
-      for name in converted[derivedNameIsShared.count...] {
-        derivedNameIsShared.append(sharedDerivedNames.contains(name))
-      }
-    }
-    return (converted, derivedNameIsShared)
+    return keyName(key)
   }
 }
