@@ -85,12 +85,12 @@ struct SharedKeyCacheTests {
     names.update(from: keys)
     var asked = AskedNames()
     for index in 0..<(AskedNames.nameLimit * 3) {
-      let id = asked.nameID(of: "k\(index)", in: names)
+      let id = asked.nameID(of: "k\(index)", after: -1, in: names).nameID
       #expect(id == (index < 10 ? UInt32(index) : KeyNames.none))
     }
     // Still exact after being emptied on the way.
-    #expect(asked.nameID(of: "k3", in: names) == 3)
-    #expect(asked.nameID(of: "k33", in: names) == KeyNames.none)
+    #expect(asked.nameID(of: "k3", after: -1, in: names).nameID == 3)
+    #expect(asked.nameID(of: "k33", after: -1, in: names).nameID == KeyNames.none)
   }
 
   /// Under `.convertFromSnakeCase`, keys named after earlier keys share

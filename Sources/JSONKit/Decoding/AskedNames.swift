@@ -1,12 +1,16 @@
-/// The names keyed lookups were asked for (`CodingKey.stringValue`), by
-/// their UTF-8 bytes, each with its name id in one ``KeyNames``: a lookup
-/// hashes a few bytes instead of a `String`, and the same names are asked
-/// for object after object.
+/// The names keyed lookups were asked for (`CodingKey.stringValue`), each
+/// with its name id in one ``KeyNames``: the same names are asked for
+/// object after object, in the same order (a model's `init(from:)` reads its
+/// keys in the order it lists them), whatever the order of the JSON's keys.
 ///
-/// A hit is decided by comparing all of the name's bytes, never the hash
-/// alone. Bytes that equal no name asked for before are looked up as a
-/// `String` in the ``KeyNames`` (so "K" finds a key spelled U+212A KELVIN
-/// SIGN, which Swift holds equal to it) and remembered under those bytes.
+/// So each name asked for remembers the name asked for after it the last
+/// time, and a lookup that names the predicted name (equal as a `String`:
+/// usually the very same literal, so the comparison costs next to nothing)
+/// takes its name id without hashing. Any other name is found by its UTF-8
+/// bytes in a hash table, where a hit is decided by comparing all of the
+/// bytes, never the hash alone; bytes not asked for before are looked up as
+/// a `String` in the ``KeyNames`` (so "K" finds a key spelled U+212A KELVIN
+/// SIGN, which Swift holds equal to it) and remembered.
 struct AskedNames {
   private struct Entry {
     var hash: UInt32
@@ -17,14 +21,21 @@ struct AskedNames {
     var namedCount: Int
     var start: Int
     var length: Int
+    /// The entry of the name asked for next, in the same object, the last
+    /// time, or -1.
+    var successor: Int
   }
 
   /// Open-addressed table of `entry index + 1`, 0 meaning empty; its size is
   /// a power of two.
   private var slots = [UInt32](repeating: 0, count: 64)
   private var entries: [Entry] = []
+  /// Per entry, the name as it was asked for.
+  private var names: [String] = []
   /// Every name's bytes, end to end.
   private var bytes: [UInt8] = []
+  /// The entry of the name asked for first in an object, the last time.
+  private var first = -1
 
   /// Beyond these bounds the names are forgotten before one more is added:
   /// a program may ask for names taken from its input (`allKeys`), which
@@ -32,21 +43,53 @@ struct AskedNames {
   static let nameLimit = 1 << 12
   static let byteLimit = 1 << 18
 
-  /// The name id of `name` in `names`, or ``KeyNames/none``.
+  /// The name id of `name` in `keyNames` (or ``KeyNames/none``), and its
+  /// entry, to pass as `previous` with the next name asked for in the same
+  /// object; `previous` is -1 for an object's first name.
   @inline(__always)
-  mutating func nameID(of name: String, in names: KeyNames) -> UInt32 {
-    let found = name.utf8.withContiguousStorageIfAvailable { utf8 -> UInt32 in
-      guard let base = utf8.baseAddress, utf8.count > 0 else { return names.nameID(ofName: name) }
-      return nameID(of: base, length: utf8.count, name, in: names)
+  mutating func nameID(of name: String, after previous: Int, in keyNames: KeyNames) -> (
+    nameID: UInt32, entry: Int
+  ) {
+    // An entry index kept from before the names were forgotten may be out
+    // of range or stand for another name now: the comparison decides.
+    let predicted =
+      previous < 0 ? first : previous < entries.count ? entries[previous].successor : -1
+    if predicted >= 0, predicted < names.count, names[predicted] == name {
+      let entry = entries[predicted]
+      if entry.nameID != KeyNames.none || entry.namedCount == keyNames.count {
+        return (entry.nameID, predicted)
+      }
     }
-    // Only a bridged string has no contiguous UTF-8.
-    return found ?? names.nameID(ofName: name)
+    return find(name, after: previous, in: keyNames)
   }
 
-  @inline(__always)
-  private mutating func nameID(
-    of key: UnsafePointer<UInt8>, length: Int, _ name: String, in names: KeyNames
-  ) -> UInt32 {
+  @inline(never)
+  private mutating func find(_ name: String, after previous: Int, in keyNames: KeyNames) -> (
+    nameID: UInt32, entry: Int
+  ) {
+    var utf8Name = name
+    // Only a bridged string is not UTF-8 already; it is made so once here.
+    let index = utf8Name.withUTF8 { utf8 in
+      // No byte is read at the address of an empty name.
+      entry(of: utf8.baseAddress ?? UnsafePointer(bitPattern: 1)!, length: utf8.count, name)
+    }
+    let named = entries[index]
+    if named.namedCount < 0 || named.nameID == KeyNames.none && named.namedCount != keyNames.count {
+      // New, or a name no key had, which may come with keys named since.
+      entries[index].nameID = keyNames.nameID(ofName: name)
+      entries[index].namedCount = keyNames.count
+    }
+    if previous < 0 {
+      first = index
+    } else if previous < entries.count {
+      entries[previous].successor = index
+    }
+    return (entries[index].nameID, index)
+  }
+
+  /// The entry of the name whose UTF-8 bytes are `key[0..<length]`, added
+  /// (not yet named: `namedCount` -1) if new.
+  private mutating func entry(of key: UnsafePointer<UInt8>, length: Int, _ name: String) -> Int {
     let hash = KeyCache.hash(key, length: length)
     let mask = slots.count - 1
     var slot = Int(truncatingIfNeeded: hash) & mask
@@ -56,17 +99,28 @@ struct AskedNames {
       let index = Int(entry - 1)
       let candidate = entries[index]
       if candidate.hash == hash, candidate.length == length, matches(candidate, key) {
-        if candidate.nameID != KeyNames.none || candidate.namedCount == names.count {
-          return candidate.nameID
-        }
-        let nameID = names.nameID(ofName: name)
-        entries[index].nameID = nameID
-        entries[index].namedCount = names.count
-        return nameID
+        return index
       }
       slot = (slot + 1) & mask
     }
-    return insert(key, length: length, hash: hash, name, in: names)
+    if entries.count >= Self.nameLimit || bytes.count + length > Self.byteLimit {
+      self = AskedNames()
+    }
+    entries.append(
+      Entry(
+        hash: hash, nameID: KeyNames.none, namedCount: -1, start: bytes.count, length: length,
+        successor: -1))
+    names.append(name)
+    bytes.append(contentsOf: UnsafeBufferPointer(start: key, count: length))
+    let grown = entries.count * 2 > slots.count
+    if grown { slots = [UInt32](repeating: 0, count: slots.count * 2) }
+    let slotMask = slots.count - 1
+    for index in grown ? entries.indices : entries.count - 1..<entries.count {
+      var slot = Int(truncatingIfNeeded: entries[index].hash) & slotMask
+      while slots[slot] != 0 { slot = (slot + 1) & slotMask }
+      slots[slot] = UInt32(index + 1)
+    }
+    return entries.count - 1
   }
 
   @inline(__always)
@@ -76,34 +130,5 @@ struct AskedNames {
       ByteComparison.equal(
         stored.baseAddress.unsafelyUnwrapped + entry.start, key, count: entry.length)
     }
-  }
-
-  @inline(never)
-  private mutating func insert(
-    _ key: UnsafePointer<UInt8>, length: Int, hash: UInt32, _ name: String, in names: KeyNames
-  ) -> UInt32 {
-    if entries.count >= Self.nameLimit || bytes.count + length > Self.byteLimit {
-      self = AskedNames()
-    }
-    let nameID = names.nameID(ofName: name)
-    entries.append(
-      Entry(hash: hash, nameID: nameID, namedCount: names.count, start: bytes.count, length: length)
-    )
-    bytes.append(contentsOf: UnsafeBufferPointer(start: key, count: length))
-    if entries.count * 2 > slots.count {
-      slots = [UInt32](repeating: 0, count: slots.count * 2)
-      let mask = slots.count - 1
-      for (index, entry) in entries.enumerated() {
-        var slot = Int(truncatingIfNeeded: entry.hash) & mask
-        while slots[slot] != 0 { slot = (slot + 1) & mask }
-        slots[slot] = UInt32(index + 1)
-      }
-    } else {
-      let mask = slots.count - 1
-      var slot = Int(truncatingIfNeeded: hash) & mask
-      while slots[slot] != 0 { slot = (slot + 1) & mask }
-      slots[slot] = UInt32(entries.count)
-    }
-    return nameID
   }
 }

@@ -27,9 +27,11 @@ final class DecodingSession {
   /// The index of a `null` entry past the document, read by decoders of
   /// absent values (`superDecoder(forKey:)` for a missing key).
   let absentIndex: Int
-  /// Where the last successful lookup in an object left off, per object
-  /// (hashed into a few slots): models usually read keys in the order the
-  /// JSON lists them, so the next key is most often the next entry.
+  /// Per object (hashed into a few slots), three words: the object's index;
+  /// where the last lookup in it left off, since models usually read keys in
+  /// the order the JSON lists them, so that the next key is most often the
+  /// next member; and the name asked for last in it, from which
+  /// ``AskedNames`` predicts the next.
   private let hints: UnsafeMutablePointer<Int>
   private static let hintSlots = 64
   private var ownedInput: UnsafeMutableRawBufferPointer?
@@ -53,16 +55,17 @@ final class DecodingSession {
     entries = tape.entries
     self.options = options
     userInfo = options.userInfo.isEmpty ? [:] : options.userInfo.mapValues { $0 as Any }
-    hints = .allocate(capacity: 2 * Self.hintSlots)
+    hints = .allocate(capacity: 3 * Self.hintSlots)
     descentKeys = .allocate(capacity: 1)
     descentKeys.initialize(to: DescentKeys())
-    hints.initialize(repeating: -1, count: 2 * Self.hintSlots)
+    hints.initialize(repeating: -1, count: 3 * Self.hintSlots)
     if case .convertFromSnakeCase = options.keyDecodingStrategy {
       naming = .fromSnakeCase
     } else {
       naming = .asWritten
     }
     keyTables = KeyTables.of(context)
+    keyTables.memberTables.removeAll()
     names = keyTables.names(naming, updatedFrom: context.state.keys)
   }
 
@@ -70,7 +73,6 @@ final class DecodingSession {
     hints.deallocate()
     descentKeys.pointee.deallocate()
     descentKeys.deallocate()
-    memberTables.deallocate()
     ownedInput?.deallocate()
   }
 
@@ -163,38 +165,42 @@ final class DecodingSession {
   /// Finds the value for `name` among the members of the object at
   /// `object`, the last of equal names when `findsLast`.
   ///
-  /// The member after the previous match comes first (models usually read
-  /// keys in the order the JSON lists them); otherwise `name` becomes a
-  /// name id and the members are found by comparing ids, so that no order
-  /// of keys costs more than a few integer comparisons per member.
+  /// `name` becomes a name id (predicted from the name asked for before it,
+  /// see ``AskedNames``), and members are compared by name id: first the
+  /// member after the previous match (models usually read keys in the order
+  /// the JSON lists them), then the others, so that no order of keys costs
+  /// more than a few integer comparisons per member.
   @inline(__always)
   func lookup(_ name: String, inObject object: Int, findsLast: Bool) -> Int? {
+    let slot = 3 * (object & (Self.hintSlots - 1))
+    let known = hints[slot] == object
+    let (nameID, asked) = keyTables.nameID(of: name, after: known ? hints[slot + 2] : -1, naming)
+    if !known {
+      hints[slot] = object
+      hints[slot + 1] = object + 1
+    }
+    hints[slot + 2] = asked
+    guard nameID != KeyNames.none else { return nil }
     if !findsLast {
-      let slot = 2 * (object & (Self.hintSlots - 1))
-      if hints[slot] == object {
-        let hinted = hints[slot + 1]
-        if hinted < entries[object].containerEnd, keyName(hinted) == name {
-          hints[slot + 1] = indexAfter(hinted + 1)
-          return hinted + 1
-        }
+      let hinted = hints[slot + 1]
+      if hinted < entries[object].containerEnd,
+        self.nameID(ofKey: UInt32(truncatingIfNeeded: entries[hinted].payload)) == nameID
+      {
+        hints[slot + 1] = indexAfter(hinted + 1)
+        return hinted + 1
       }
     }
-    return search(name, inObject: object, findsLast: findsLast)
+    return search(nameID, inObject: object, findsLast: findsLast)
   }
 
-  private func search(_ name: String, inObject object: Int, findsLast: Bool) -> Int? {
-    let nameID = keyTables.nameID(of: name, naming)
-    guard nameID != KeyNames.none else { return nil }
-    let slot = 2 * (object & (Self.hintSlots - 1))
+  private func search(_ nameID: UInt32, inObject object: Int, findsLast: Bool) -> Int? {
+    let slot = 3 * (object & (Self.hintSlots - 1))
     if entries[object].childCount > Self.tableThreshold {
-      let span = memberTables.span(
+      let span = keyTables.memberTables.span(
         ofObject: object, members(ofObject: object), count: entries[object].childCount
       ) { names.nameIDs[Int($0)] }
-      guard let value = memberTables.value(for: nameID, in: span) else { return nil }
-      if !findsLast {
-        hints[slot] = object
-        hints[slot + 1] = indexAfter(value)
-      }
+      guard let value = keyTables.memberTables.value(for: nameID, in: span) else { return nil }
+      if !findsLast { hints[slot + 1] = indexAfter(value) }
       return value
     }
     var found: Int?
@@ -202,17 +208,12 @@ final class DecodingSession {
       if findsLast {
         found = member.value
       } else {
-        hints[slot] = object
         hints[slot + 1] = member.next
         return member.value
       }
     }
     return found
   }
-
-  /// The tables of the large objects searched so far. Unchecked: only the
-  /// lookups of this session use them, one at a time.
-  @exclusivity(unchecked) private var memberTables = MemberTables()
 
   /// Finds the value for `name` among the members of the object at
   /// `object`, given every member's name (`.custom` key strategy, whose

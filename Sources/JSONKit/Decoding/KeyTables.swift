@@ -11,6 +11,13 @@ final class KeyTables {
   @exclusivity(unchecked) private var asWritten = Table(naming: .asWritten)
   @exclusivity(unchecked) private var fromSnakeCase = Table(naming: .fromSnakeCase)
 
+  /// The member tables of the large objects of the document being decoded.
+  @exclusivity(unchecked) var memberTables = MemberTables()
+
+  deinit {
+    memberTables.deallocate()
+  }
+
   private struct Table {
     var names: KeyNames
     var asked = AskedNames()
@@ -20,8 +27,8 @@ final class KeyTables {
     }
 
     @inline(__always)
-    mutating func nameID(of name: String) -> UInt32 {
-      asked.nameID(of: name, in: names)
+    mutating func nameID(of name: String, after previous: Int) -> (nameID: UInt32, entry: Int) {
+      asked.nameID(of: name, after: previous, in: names)
     }
   }
 
@@ -46,12 +53,16 @@ final class KeyTables {
     }
   }
 
-  /// The name id of `name` under `naming`, or ``KeyNames/none``.
+  /// The name id of `name` under `naming` (or ``KeyNames/none``), and what
+  /// to pass as `previous` with the next name asked for in the same object
+  /// (-1 for an object's first; see ``AskedNames``).
   @inline(__always)
-  func nameID(of name: String, _ naming: KeyNames.Naming) -> UInt32 {
+  func nameID(of name: String, after previous: Int, _ naming: KeyNames.Naming) -> (
+    nameID: UInt32, entry: Int
+  ) {
     switch naming {
-    case .asWritten: asWritten.nameID(of: name)
-    case .fromSnakeCase: fromSnakeCase.nameID(of: name)
+    case .asWritten: asWritten.nameID(of: name, after: previous)
+    case .fromSnakeCase: fromSnakeCase.nameID(of: name, after: previous)
     }
   }
 }

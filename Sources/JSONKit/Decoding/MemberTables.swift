@@ -5,7 +5,9 @@
 ///
 /// Every object's table is a span of one array of words, each
 /// `nameID << 32 | value` (0 when empty: a value is never at index 0), open
-/// addressed and at most half full; memory stays linear in the input.
+/// addressed and at most half full; memory stays linear in the input. The
+/// array is kept with the scan context (in ``KeyTables``) and reused by the
+/// next document.
 struct MemberTables {
   /// Where an object's table is: its first word and its size less one (a
   /// power of two less one).
@@ -80,6 +82,22 @@ struct MemberTables {
       if word >> 32 == UInt64(nameID) { return Int(truncatingIfNeeded: word & 0xFFFF_FFFF) }
       slot = (slot + 1) & span.mask
     }
+  }
+
+  /// Tables beyond this many words are freed, not kept for the next
+  /// document, so that one huge document does not keep its memory alive.
+  static let keptWords = 1 << 16
+
+  /// Forgets every table, keeping the memory of a few for the next document.
+  mutating func removeAll() {
+    if capacity > Self.keptWords {
+      deallocate()
+      words = nil
+      capacity = 0
+    }
+    count = 0
+    spans.removeAll(keepingCapacity: spans.capacity <= Self.keptWords)
+    last = (-1, Span(start: 0, mask: 0))
   }
 
   /// Frees the tables.
