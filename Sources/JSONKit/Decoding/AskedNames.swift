@@ -34,8 +34,10 @@ struct AskedNames {
   private var names: [String] = []
   /// Every name's bytes, end to end.
   private var bytes: [UInt8] = []
-  /// The entry of the name asked for first in an object, the last time.
-  private var first = -1
+  /// Per kind of coding key (hashed into a few slots), the entry of the
+  /// name asked for first in an object the last time.
+  private var firsts = [Int](repeating: -1, count: AskedNames.firstSlots)
+  private static let firstSlots = 64
 
   /// Beyond these bounds the names are forgotten before one more is added:
   /// a program may ask for names taken from its input (`allKeys`), which
@@ -43,9 +45,23 @@ struct AskedNames {
   static let nameLimit = 1 << 12
   static let byteLimit = 1 << 18
 
+  /// What to pass as `previous` with the first name asked for in an object
+  /// by coding keys of type `keyType`.
+  @inline(__always)
+  static func start(for keyType: ObjectIdentifier) -> Int {
+    // The addresses of a module's type metadata differ in a few middle
+    // bits only: mixed well (MurmurHash3's finalizer), they spread.
+    var bits = UInt64(UInt(bitPattern: keyType))
+    bits = (bits ^ bits >> 33) &* 0xFF51_AFD7_ED55_8CCD
+    bits = (bits ^ bits >> 33) &* 0xC4CE_B9FE_1A85_EC53
+    bits ^= bits >> 33
+    return -2 - Int(truncatingIfNeeded: bits % UInt64(firstSlots))
+  }
+
   /// The name id of `name` in `keyNames` (or ``KeyNames/none``), and its
   /// entry, to pass as `previous` with the next name asked for in the same
-  /// object; `previous` is -1 for an object's first name.
+  /// object; `previous` is ``start(for:)`` for an object's first name, or
+  /// -1 for no prediction.
   @inline(__always)
   mutating func nameID(of name: String, after previous: Int, in keyNames: KeyNames) -> (
     nameID: UInt32, entry: Int
@@ -53,7 +69,9 @@ struct AskedNames {
     // An entry index kept from before the names were forgotten may be out
     // of range or stand for another name now: the comparison decides.
     let predicted =
-      previous < 0 ? first : previous < entries.count ? entries[previous].successor : -1
+      previous >= 0
+      ? (previous < entries.count ? entries[previous].successor : -1)
+      : previous == -1 ? -1 : firsts[-2 - previous]
     if predicted >= 0, predicted < names.count, names[predicted] == name {
       let entry = entries[predicted]
       if entry.nameID != KeyNames.none || entry.namedCount == keyNames.count {
@@ -79,9 +97,9 @@ struct AskedNames {
       entries[index].nameID = keyNames.nameID(ofName: name)
       entries[index].namedCount = keyNames.count
     }
-    if previous < 0 {
-      first = index
-    } else if previous < entries.count {
+    if previous < -1 {
+      firsts[-2 - previous] = index
+    } else if previous >= 0, previous < entries.count {
       entries[previous].successor = index
     }
     return (entries[index].nameID, index)

@@ -20,6 +20,8 @@ final class DecodingSession {
   private let names: KeyNames
   /// The names the keys were asked for, with their name ids.
   private let keyTables: KeyTables
+  /// Whether keys not equal as written share a name (see ``KeyNames``).
+  private let hasSharedNames: Bool
   let options: JKDecoder.Options
   let userInfo: [CodingUserInfoKey: Any]
   /// The scan context the tape lives in; kept alive as long as the session.
@@ -33,7 +35,7 @@ final class DecodingSession {
   /// next member; and the name asked for last in it, from which
   /// ``AskedNames`` predicts the next.
   private let hints: UnsafeMutablePointer<Int>
-  private static let hintSlots = 64
+  private static let hintSlots = 256
   private var ownedInput: UnsafeMutableRawBufferPointer?
   /// Objects being decoded as `[String: V]` under a key strategy: Foundation
   /// reads their keys as written, so coding paths through them name them so
@@ -67,6 +69,7 @@ final class DecodingSession {
     keyTables = KeyTables.of(context)
     keyTables.memberTables.removeAll()
     names = keyTables.names(naming, updatedFrom: context.state.keys)
+    hasSharedNames = names.hasSharedNames
   }
 
   deinit {
@@ -153,13 +156,22 @@ final class DecodingSession {
     ObjectMembers(of: object, in: entries)
   }
 
-  /// Whether lookups in the object at `object` must find the last of
-  /// members with equal names: when it has duplicate keys, or keys that the
-  /// key strategy converts to one name (`a_b` and `aB`).
-  func findsLast(inObject object: Int) -> Bool {
+  /// Readies lookups by coding keys of type `keyType` in the object at
+  /// `object`, and says whether they must find the last of members with
+  /// equal names: when it has duplicate keys, or keys that the key strategy
+  /// converts to one name (`a_b` and `aB`).
+  @inline(__always)
+  func beginLookups(inObject object: Int, keyType: ObjectIdentifier) -> Bool {
+    let slot = 3 * (object & (Self.hintSlots - 1))
+    hints[slot] = object
+    hints[slot + 1] = object + 1
+    hints[slot + 2] = AskedNames.start(for: keyType)
     if entries[object].flags & TapeEntry.hasDuplicateKeys != 0 { return true }
-    guard names.hasSharedNames else { return false }
-    return members(ofObject: object).contains { names.isShared($0.id) }
+    return hasSharedNames && hasSharedName(inObject: object)
+  }
+
+  private func hasSharedName(inObject object: Int) -> Bool {
+    members(ofObject: object).contains { names.isShared($0.id) }
   }
 
   /// Finds the value for `name` among the members of the object at

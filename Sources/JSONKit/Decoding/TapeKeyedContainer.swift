@@ -7,20 +7,27 @@
 struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
   let session: DecodingSession
   let object: Int
-  /// Per member, its name under the custom key strategy; nil otherwise.
-  private let customNames: [String]?
-  /// Whether two members share a name, so that lookups must find the last.
-  private let findsLast: Bool
+  /// How members are found; one word, so that the container stays three
+  /// words, as small as a `KeyedDecodingContainer` copies.
+  private let names: MemberNames
+
+  private enum MemberNames {
+    /// By name id; `findsLast` when two members share a name, so that
+    /// lookups must find the last.
+    case byID(findsLast: Bool)
+    /// Under the custom key strategy: per member, its name; lookups find
+    /// the last of equal names.
+    case custom([String])
+  }
 
   init(decoder: TapeDecoder) {
     session = decoder.session
     object = decoder.index
     if case .custom = session.options.keyDecodingStrategy {
-      customNames = session.customKeyNames(ofObject: object, path: decoder.codingPath)
-      findsLast = true
+      names = .custom(session.customKeyNames(ofObject: object, path: decoder.codingPath))
     } else {
-      customNames = nil
-      findsLast = session.findsLast(inObject: object)
+      names = .byID(
+        findsLast: session.beginLookups(inObject: object, keyType: ObjectIdentifier(Key.self)))
     }
   }
 
@@ -31,19 +38,20 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
   var allKeys: [Key] {
     var keys: [Key] = []
     keys.reserveCapacity(session[object].childCount)
-    if let customNames {
+    switch names {
+    case .custom(let customNames):
       var seen = Set<String>()
       for name in customNames where seen.insert(name).inserted {
         if let key = Key(stringValue: name) { keys.append(key) }
       }
-      return keys
-    }
-    // Equal names have equal name ids: the first member of each name
-    // stands for it, as the last one's value does.
-    var seen = Set<UInt32>()
-    for member in session.members(ofObject: object) {
-      if findsLast, !seen.insert(session.nameID(ofKey: member.id)).inserted { continue }
-      if let key = Key(stringValue: session.name(ofKey: member.id)) { keys.append(key) }
+    case .byID(let findsLast):
+      // Equal names have equal name ids: the first member of each name
+      // stands for it, as the last one's value does.
+      var seen = Set<UInt32>()
+      for member in session.members(ofObject: object) {
+        if findsLast, !seen.insert(session.nameID(ofKey: member.id)).inserted { continue }
+        if let key = Key(stringValue: session.name(ofKey: member.id)) { keys.append(key) }
+      }
     }
     return keys
   }
@@ -59,8 +67,10 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
   @inline(__always)
   private func lookup(_ name: String) -> Int? {
-    if let customNames { return session.lookup(name, inObject: object, customNames: customNames) }
-    return session.lookup(name, inObject: object, findsLast: findsLast)
+    switch names {
+    case .byID(let findsLast): session.lookup(name, inObject: object, findsLast: findsLast)
+    case .custom(let customNames): session.lookup(name, inObject: object, customNames: customNames)
+    }
   }
 
   /// The tape index of the value for `key`, or `keyNotFound`.
