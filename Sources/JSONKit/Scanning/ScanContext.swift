@@ -91,9 +91,11 @@ final class ScanContextPool: @unchecked Sendable {
   /// A context ready for a new document: a warm one if any is idle.
   func take() -> ScanContext {
     lock.lock()
-    let context = contexts.popLast() ?? ScanContext()
-    context.generation = generation
+    let idle = contexts.popLast()
+    let generation = self.generation
     lock.unlock()
+    let context = idle ?? ScanContext()
+    context.generation = generation
     return context
   }
 
