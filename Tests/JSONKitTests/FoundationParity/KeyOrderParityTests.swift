@@ -270,6 +270,44 @@ extension FoundationParityTests {
       keys: .convertFromSnakeCase)
   }
 
+  /// Every member read by the names `allKeys` gives: more names than the
+  /// decoder remembers as asked for, in a large object whose keys come in
+  /// no order.
+  struct EveryMember: Decodable, Equatable {
+    var values: [String: Int]
+
+    init(values: [String: Int]) {
+      self.values = values
+    }
+
+    init(from decoder: any Decoder) throws {
+      let container = try decoder.container(keyedBy: ProbeKey.self)
+      var values: [String: Int] = [:]
+      for key in container.allKeys {
+        values[key.stringValue] = try container.decode(Int.self, forKey: key)
+      }
+      // Names no member has, asked for after all the others.
+      for index in 0..<100 where container.contains(ProbeKey("absent\(index)")) {
+        values["absent"] = index
+      }
+      self.values = values
+    }
+  }
+
+  @Test func aLargeObjectReadThroughAllKeysDecodesAsInFoundation() throws {
+    var generator = SplitMix64(seed: 41)
+    let members = (0..<6_000).map { ("k\($0)", "\($0)") }.shuffled(using: &generator)
+    let json = Self.object(members)
+    let outcome = expectSameDecoding(EveryMember.self, json)
+    #expect(
+      outcome
+        == .value(
+          EveryMember(values: Dictionary(uniqueKeysWithValues: members.map { ($0.0, Int($0.1)!) })))
+    )
+    // Again through the same names, now remembered (or forgotten) already.
+    expectSameDecoding([EveryMember].self, "[\(json),\(json)]")
+  }
+
   /// A name asked for before any document held it is found once one does.
   @Test func aKeyMissingFromEarlierDocumentsIsFoundInALaterOne() throws {
     let decoder = JKDecoder()
