@@ -13,15 +13,15 @@ final class DecodingSession {
   /// if a decoder outlives the `decode` call (see ``detach()``).
   private(set) var tape: Tape
   let entries: UnsafePointer<TapeEntry>
-  /// Per key id, the spelling compared with `CodingKey.stringValue`: the key
-  /// as written, or converted once per distinct key by the key strategy.
-  private let keyNames: [String]
-  /// Whether two different keys convert to one name under the key strategy
-  /// (`a_b` and `aB`), so that an object's converted names may repeat.
-  let convertedNamesCollide: Bool
-  /// Per key id, when ``convertedNamesCollide``: whether another key converts
-  /// to its name. Only objects with such a member need per-object names.
-  private let keyNameIsShared: [Bool]
+  /// How the key strategy names keys (for every strategy but `.custom`).
+  private let naming: KeyNames.Naming
+  /// Per key id, the name compared with `CodingKey.stringValue` and its
+  /// name id: made once per distinct key and kept with the scan context.
+  private let names: KeyNames
+  /// The names the keys were asked for, with their name ids.
+  private let keyTables: KeyTables
+  /// Whether keys not equal as written share a name (see ``KeyNames``).
+  private let hasSharedNames: Bool
   let options: JKDecoder.Options
   let userInfo: [CodingUserInfoKey: Any]
   /// The scan context the tape lives in; kept alive as long as the session.
@@ -29,11 +29,13 @@ final class DecodingSession {
   /// The index of a `null` entry past the document, read by decoders of
   /// absent values (`superDecoder(forKey:)` for a missing key).
   let absentIndex: Int
-  /// Where the last successful lookup in an object left off, per object
-  /// (hashed into a few slots): models usually read keys in the order the
-  /// JSON lists them, so the next key is most often the next entry.
+  /// Per object (hashed into a few slots), three words: the object's index;
+  /// where the last lookup in it left off, since models usually read keys in
+  /// the order the JSON lists them, so that the next key is most often the
+  /// next member; and the name asked for last in it, from which
+  /// ``AskedNames`` predicts the next.
   private let hints: UnsafeMutablePointer<Int>
-  private static let hintSlots = 64
+  private static let hintSlots = 256
   private var ownedInput: UnsafeMutableRawBufferPointer?
   /// Objects being decoded as `[String: V]` under a key strategy: Foundation
   /// reads their keys as written, so coding paths through them name them so
@@ -55,18 +57,19 @@ final class DecodingSession {
     entries = tape.entries
     self.options = options
     userInfo = options.userInfo.isEmpty ? [:] : options.userInfo.mapValues { $0 as Any }
-    hints = .allocate(capacity: 2 * Self.hintSlots)
+    hints = .allocate(capacity: 3 * Self.hintSlots)
     descentKeys = .allocate(capacity: 1)
     descentKeys.initialize(to: DescentKeys())
-    hints.initialize(repeating: -1, count: 2 * Self.hintSlots)
-    switch options.keyDecodingStrategy {
-    case .convertFromSnakeCase:
-      (keyNames, keyNameIsShared) = context.state.keys.convertedFromSnakeCase()
-    default:
-      keyNames = tape.keys
-      keyNameIsShared = []
+    hints.initialize(repeating: -1, count: 3 * Self.hintSlots)
+    if case .convertFromSnakeCase = options.keyDecodingStrategy {
+      naming = .fromSnakeCase
+    } else {
+      naming = .asWritten
     }
-    convertedNamesCollide = !keyNameIsShared.isEmpty
+    keyTables = KeyTables.of(context)
+    keyTables.memberTables.removeAll()
+    names = keyTables.names(naming, updatedFrom: context.state.keys)
+    hasSharedNames = names.hasSharedNames
   }
 
   deinit {
@@ -186,106 +189,132 @@ final class DecodingSession {
   // MARK: - Keyed lookup
 
   /// Objects with more members than this are searched through a table of
-  /// their names (``memberTable(ofObject:names:)``) when a lookup must find
-  /// the last of equal names; smaller ones are scanned, which costs less
-  /// than building a table.
+  /// their members' name ids (``MemberTables``) rather than scanned, so that
+  /// reading every member of a large object takes linear time.
   static let tableThreshold = 16
 
-  /// Finds the value for `name` among the members of the object at
-  /// `object`; `names` overrides the per-id key names (the custom key
-  /// strategy computes them per object, in member order).
+  /// The members of the object at `object`, in order.
   @inline(__always)
-  func lookup(_ name: String, inObject object: Int, names: [String]?) -> Int? {
-    let entry = entries[object]
-    let end = entry.containerEnd
-    if let names { return lookupLast(name, inObject: object, end: end, names: names) }
-    if entry.flags & TapeEntry.hasDuplicateKeys != 0 {
-      return lookupLast(name, inObject: object, end: end, names: nil)
+  func members(ofObject object: Int) -> ObjectMembers {
+    ObjectMembers(of: object, in: entries)
+  }
+
+  /// Readies lookups by coding keys of type `keyType` in the object at
+  /// `object`, and says whether they must find the last of members with
+  /// equal names: when it has duplicate keys, or keys that the key strategy
+  /// converts to one name (`a_b` and `aB`).
+  @inline(__always)
+  func beginLookups(inObject object: Int, keyType: ObjectIdentifier) -> Bool {
+    let slot = 3 * (object & (Self.hintSlots - 1))
+    hints[slot] = object
+    hints[slot + 1] = object + 1
+    hints[slot + 2] = AskedNames.start(for: keyType)
+    if entries[object].flags & TapeEntry.hasDuplicateKeys != 0 { return true }
+    return hasSharedNames && hasSharedName(inObject: object)
+  }
+
+  private func hasSharedName(inObject object: Int) -> Bool {
+    members(ofObject: object).contains { names.isShared($0.id) }
+  }
+
+  /// Finds the value for `name` among the members of the object at
+  /// `object`, the last of equal names when `findsLast`.
+  ///
+  /// `name` becomes a name id (predicted from the name asked for before it,
+  /// see ``AskedNames``), and members are compared by name id: first the
+  /// member after the previous match (models usually read keys in the order
+  /// the JSON lists them), then the others, so that no order of keys costs
+  /// more than a few integer comparisons per member.
+  @inline(__always)
+  func lookup(_ name: String, inObject object: Int, findsLast: Bool) -> Int? {
+    let slot = 3 * (object & (Self.hintSlots - 1))
+    let known = hints[slot] == object
+    let (nameID, asked) = keyTables.nameID(of: name, after: known ? hints[slot + 2] : -1, naming)
+    if !known {
+      hints[slot] = object
+      hints[slot + 1] = object + 1
     }
-    // The expected position first.
-    let slot = 2 * (object & (Self.hintSlots - 1))
-    if hints[slot] == object {
+    hints[slot + 2] = asked
+    guard nameID != KeyNames.none else { return nil }
+    if !findsLast {
       let hinted = hints[slot + 1]
-      if hinted < end, keyName(hinted) == name {
+      if hinted < entries[object].containerEnd,
+        self.nameID(ofKey: UInt32(truncatingIfNeeded: entries[hinted].payload)) == nameID
+      {
         hints[slot + 1] = indexAfter(hinted + 1)
         return hinted + 1
       }
     }
-    var key = object + 1
-    while key < end {
-      let valueIndex = key + 1
-      let next = indexAfter(valueIndex)
-      if keyName(key) == name {
-        hints[slot] = object
-        hints[slot + 1] = next
-        return valueIndex
-      }
-      key = next
-    }
-    return nil
+    return search(nameID, inObject: object, findsLast: findsLast)
   }
 
-  /// The lookup that finds the last member of a name, for objects with
-  /// duplicate keys and for per-object key names: a scan of a small object,
-  /// a table of a large one.
-  @inline(__always)
-  private func lookupLast(_ name: String, inObject object: Int, end: Int, names: [String]?)
-    -> Int?
-  {
+  private func search(_ nameID: UInt32, inObject object: Int, findsLast: Bool) -> Int? {
+    let slot = 3 * (object & (Self.hintSlots - 1))
     if entries[object].childCount > Self.tableThreshold {
-      return memberTable(ofObject: object, names: names)[name]
+      let span = keyTables.memberTables.span(
+        ofObject: object, members(ofObject: object), count: entries[object].childCount
+      ) { names.nameIDs[Int($0)] }
+      guard let value = keyTables.memberTables.value(for: nameID, in: span) else { return nil }
+      if !findsLast { hints[slot + 1] = indexAfter(value) }
+      return value
     }
     var found: Int?
-    var key = object + 1
-    var ordinal = 0
-    while key < end {
-      if (names?[ordinal] ?? keyName(key)) == name { found = key + 1 }
-      key = indexAfter(key + 1)
-      ordinal += 1
+    for member in members(ofObject: object) where names.nameIDs[Int(member.id)] == nameID {
+      if findsLast {
+        found = member.value
+      } else {
+        hints[slot + 1] = member.next
+        return member.value
+      }
     }
     return found
   }
 
-  /// Per large object that needed one, its member table, with the custom
-  /// key strategy's names it was made from; emptied when it holds many,
-  /// since decoding visits most objects once.
-  private var memberTables: [Int: (customNames: [String]?, table: [String: Int])] = [:]
+  /// Finds the value for `name` among the members of the object at
+  /// `object`, given every member's name (`.custom` key strategy, whose
+  /// closure names keys per object); the last of equal names.
+  func lookup(_ name: String, inObject object: Int, customNames: [String]) -> Int? {
+    if entries[object].childCount > Self.tableThreshold {
+      return customMemberTable(ofObject: object, names: customNames)[name]
+    }
+    var found: Int?
+    for (member, memberName) in zip(members(ofObject: object), customNames) where memberName == name
+    {
+      found = member.value
+    }
+    return found
+  }
 
-  /// The names of the members of the object at `object` (`names`, or the
-  /// per-id names), each with the tape index of the last value of that
-  /// name; made once per object, so that reading every member of a large
-  /// object takes linear time.
+  /// Per large object that needed one, its member table by custom names,
+  /// with the names it was made from; emptied when it holds many, since
+  /// decoding visits most objects once.
+  private var customMemberTables: [Int: (names: [String], table: [String: Int])] = [:]
+
+  /// The custom names of the members of the object at `object`, each with
+  /// the tape index of the last value of that name.
   @inline(never)
-  private func memberTable(ofObject object: Int, names: [String]?) -> [String: Int] {
-    // Under the other strategies `names`, if any, are the per-id names. The
-    // custom strategy's may differ between containers over one object (its
+  private func customMemberTable(ofObject object: Int, names: [String]) -> [String: Int] {
+    // The names may differ between containers over one object (the
     // closure sees the object's path, which a dictionary decode spells
     // otherwise), so a table made from them serves the same names only.
-    var customNames: [String]?
-    if case .custom = options.keyDecodingStrategy { customNames = names }
-    if let cached = memberTables[object], Self.same(cached.customNames, customNames) {
+    if let cached = customMemberTables[object], Self.same(cached.names, names) {
       return cached.table
     }
     var table: [String: Int] = [:]
     table.reserveCapacity(entries[object].childCount)
-    var key = object + 1
-    var ordinal = 0
-    while key < entries[object].containerEnd {
-      table[customNames?[ordinal] ?? keyName(key)] = key + 1
-      key = indexAfter(key + 1)
-      ordinal += 1
+    for (member, name) in zip(members(ofObject: object), names) {
+      table[name] = member.value
     }
-    if memberTables.count >= 64 { memberTables.removeAll(keepingCapacity: true) }
+    if customMemberTables.count >= 64 { customMemberTables.removeAll(keepingCapacity: true) }
     // The table keeps the names, so their storage is not reused while it
     // is compared by address.
-    memberTables[object] = (customNames, table)
+    customMemberTables[object] = (names, table)
     return table
   }
 
-  /// Whether two arrays of names are both absent or share their storage.
-  private static func same(_ a: [String]?, _ b: [String]?) -> Bool {
-    guard let a, let b else { return a == nil && b == nil }
-    return a.withUnsafeBufferPointer { a in
+  /// Whether two arrays of names share their storage.
+  private static func same(_ a: [String], _ b: [String]) -> Bool {
+    a.withUnsafeBufferPointer { a in
       b.withUnsafeBufferPointer { a.baseAddress == $0.baseAddress }
     }
   }
@@ -294,41 +323,30 @@ final class DecodingSession {
   /// (for every strategy but `.custom`).
   @inline(__always)
   func keyName(_ index: Int) -> String {
-    keyNames[Int(truncatingIfNeeded: entries[index].payload)]
+    names.names[Int(truncatingIfNeeded: entries[index].payload)]
   }
 
-  /// The key entries of the object at `object`, in order.
-  func memberKeys(ofObject object: Int) -> [Int] {
-    let entry = entries[object]
-    var keys: [Int] = []
-    keys.reserveCapacity(entry.childCount)
-    var key = object + 1
-    while key < entry.containerEnd {
-      keys.append(key)
-      key = indexAfter(key + 1)
-    }
-    return keys
+  /// The name id of key `id` (for every strategy but `.custom`): members
+  /// with equal name ids have equal names.
+  @inline(__always)
+  func nameID(ofKey id: UInt32) -> UInt32 {
+    names.nameIDs[Int(id)]
+  }
+
+  /// The name of key `id` as the key strategy spells it (for every
+  /// strategy but `.custom`).
+  @inline(__always)
+  func name(ofKey id: UInt32) -> String {
+    names.names[Int(id)]
   }
 
   /// For the custom key strategy: every member's key as the strategy's
   /// closure maps it, given the path of the object.
   func customKeyNames(ofObject object: Int, path: [any CodingKey]) -> [String] {
     guard case .custom(let transform) = options.keyDecodingStrategy else { return [] }
-    return memberKeys(ofObject: object).map { key in
-      transform(path + [AnyCodingKey(stringValue: rawKey(entries[key]))]).stringValue
+    return members(ofObject: object).map { member in
+      transform(path + [AnyCodingKey(stringValue: tape.keys[Int(member.id)])]).stringValue
     }
-  }
-
-  /// When a member of the object at `object` converts to a name that
-  /// another key converts to too (`a_b` and `aB`): every member's converted
-  /// name, so that lookups find the last of equal names; otherwise nil, and
-  /// lookups use the per-id names.
-  func sharedKeyNames(ofObject object: Int) -> [String]? {
-    let keys = memberKeys(ofObject: object)
-    guard
-      keys.contains(where: { keyNameIsShared[Int(truncatingIfNeeded: entries[$0].payload)] })
-    else { return nil }
-    return keys.map(keyName)
   }
 
   // MARK: - Coding paths
@@ -387,8 +405,9 @@ final class DecodingSession {
           ordinal += 1
         }
       } else {
-        while indexAfter(child + 1) <= index {
-          child = indexAfter(child + 1)
+        var members = ObjectMembers(of: current, in: entries, from: child)
+        while let member = members.next(), member.next <= index {
+          child = member.next
           ordinal += 1
         }
       }
@@ -429,38 +448,6 @@ final class DecodingSession {
     if case .custom(let transform) = options.keyDecodingStrategy {
       return transform(path + [AnyCodingKey(stringValue: rawKey(entries[key]))]).stringValue
     }
-    return keyNames[Int(truncatingIfNeeded: entries[key].payload)]
-  }
-}
-
-extension KeyCache {
-  /// Every key converted by Foundation's snake_case rule, converting only
-  /// keys not converted before, and per key whether another key converts
-  /// to the same name (empty while no two do); both are kept with the cache.
-  mutating func convertedFromSnakeCase() -> (names: [String], isShared: [Bool]) {
-    var converted = derivedNames
-    derivedNames = []  // so that appending below does not copy
-    converted.reserveCapacity(strings.count)
-    var newlyShared = false
-    while converted.count < strings.count {
-      let id = converted.count
-      let name = SnakeCase.camelCased(strings[id])
-      let owner = canonicalIDs[id]
-      if let previous = derivedNameOwners.updateValue(owner, forKey: name), previous != owner {
-        derivedNameOwners[name] = previous
-        if sharedDerivedNames.insert(name).inserted { newlyShared = true }
-      }
-      converted.append(name)
-    }
-    derivedNames = converted
-    if newlyShared {
-      // Keys converted earlier may have just gained a twin.
-      derivedNameIsShared = converted.map(sharedDerivedNames.contains)
-    } else if !sharedDerivedNames.isEmpty {
-      for name in converted[derivedNameIsShared.count...] {
-        derivedNameIsShared.append(sharedDerivedNames.contains(name))
-      }
-    }
-    return (converted, derivedNameIsShared)
+    return keyName(key)
   }
 }

@@ -21,13 +21,14 @@ import Foundation
 /// `DecodingError.dataCorrupted` whose description says the line, column and
 /// byte offset, with a ``JKParseError`` as the underlying error.
 ///
-/// One decoder may be used from many threads at once. It keeps a cache of the
-/// object keys it has seen (each key's `String` is made once, and
-/// `.convertFromSnakeCase` converts each distinct key once), reused by later
-/// calls; ``clearCache()`` empties it.
+/// One decoder may be used from many threads at once. Decoders keep a cache
+/// of the object keys they have seen (each key's `String` is made once, and
+/// `.convertFromSnakeCase` converts each distinct key once), shared by every
+/// decoder in the process and reused by later calls, so a decoder made for
+/// one call costs no more than one kept; ``clearCache()`` empties it.
 public final class JKDecoder: @unchecked Sendable {
-  // Unchecked: the mutable state is `options`, guarded by `lock`, and the
-  // cache pool, which synchronizes itself.
+  // Unchecked: the mutable state is `options`, guarded by `lock`; the
+  // cache pool synchronizes itself.
 
   /// How keys in the JSON are matched with coding keys: Foundation's type.
   public typealias KeyDecodingStrategy = JSONDecoder.KeyDecodingStrategy
@@ -52,7 +53,9 @@ public final class JKDecoder: @unchecked Sendable {
 
   private let lock = NSLock()
   private var storedOptions = Options()
-  private let contexts = ScanContextPool(limit: 4)
+  /// The scan contexts, with their buffers and key caches: process-wide,
+  /// so that what one decoder builds up serves every other.
+  private var contexts: ScanContextPool { .shared }
 
   /// Creates a decoder with Foundation's defaults and strict parsing.
   public init() {}
@@ -139,7 +142,8 @@ public final class JKDecoder: @unchecked Sendable {
     set {}
   }
 
-  /// Empties the key cache that speeds up repeated decoding.
+  /// Empties the key cache that speeds up repeated decoding (which every
+  /// `JKDecoder` and `JSONValue` parsing share).
   public func clearCache() {
     contexts.removeAll()
   }

@@ -1,26 +1,33 @@
 /// A keyed container over one object on the tape.
 ///
-/// Lookups try the member after the previous match first (see
-/// ``DecodingSession/lookup(_:inObject:names:)``), then scan the object's
-/// members or, in a large object, look in a table of them; unknown members
-/// are never decoded, only skipped.
+/// Lookups try the member after the previous match first, then find the
+/// member by its name id, whatever the order of the object's keys (see
+/// ``DecodingSession/lookup(_:inObject:findsLast:)``); unknown members are
+/// never decoded, only skipped.
 struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
   let session: DecodingSession
   let object: Int
-  /// Per member, its name under the custom key strategy, or under a strategy
-  /// that converts two of the object's keys to one name; nil otherwise.
-  /// Lookups with these names find the last of equal names.
-  private let customNames: [String]?
+  /// How members are found; one word, so that the container stays three
+  /// words, as small as a `KeyedDecodingContainer` copies.
+  private let names: MemberNames
+
+  private enum MemberNames {
+    /// By name id; `findsLast` when two members share a name, so that
+    /// lookups must find the last.
+    case byID(findsLast: Bool)
+    /// Under the custom key strategy: per member, its name; lookups find
+    /// the last of equal names.
+    case custom([String])
+  }
 
   init(decoder: TapeDecoder) {
     session = decoder.session
     object = decoder.index
     if case .custom = session.options.keyDecodingStrategy {
-      customNames = session.customKeyNames(ofObject: object, path: decoder.codingPath)
-    } else if session.convertedNamesCollide {
-      customNames = session.sharedKeyNames(ofObject: object)
+      names = .custom(session.customKeyNames(ofObject: object, path: decoder.codingPath))
     } else {
-      customNames = nil
+      names = .byID(
+        findsLast: session.beginLookups(inObject: object, keyType: ObjectIdentifier(Key.self)))
     }
   }
 
@@ -29,16 +36,22 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
   }
 
   var allKeys: [Key] {
-    let members = session.memberKeys(ofObject: object)
     var keys: [Key] = []
-    keys.reserveCapacity(members.count)
-    var seen = Set<String>()
-    let hasDuplicates =
-      customNames != nil || session[object].flags & TapeEntry.hasDuplicateKeys != 0
-    for (ordinal, member) in members.enumerated() {
-      let name = customNames?[ordinal] ?? session.keyName(member)
-      if hasDuplicates, !seen.insert(name).inserted { continue }
-      if let key = Key(stringValue: name) { keys.append(key) }
+    keys.reserveCapacity(session[object].childCount)
+    switch names {
+    case .custom(let customNames):
+      var seen = Set<String>()
+      for name in customNames where seen.insert(name).inserted {
+        if let key = Key(stringValue: name) { keys.append(key) }
+      }
+    case .byID(let findsLast):
+      // Equal names have equal name ids: the first member of each name
+      // stands for it, as the last one's value does.
+      var seen = Set<UInt32>()
+      for member in session.members(ofObject: object) {
+        if findsLast, !seen.insert(session.nameID(ofKey: member.id)).inserted { continue }
+        if let key = Key(stringValue: session.name(ofKey: member.id)) { keys.append(key) }
+      }
     }
     return keys
   }
@@ -49,7 +62,15 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
   @inline(__always)
   private func lookup(_ key: Key) -> Int? {
-    session.lookup(key.stringValue, inObject: object, names: customNames)
+    lookup(key.stringValue)
+  }
+
+  @inline(__always)
+  private func lookup(_ name: String) -> Int? {
+    switch names {
+    case .byID(let findsLast): session.lookup(name, inObject: object, findsLast: findsLast)
+    case .custom(let customNames): session.lookup(name, inObject: object, customNames: customNames)
+    }
   }
 
   /// The tape index of the value for `key`, or `keyNotFound`.
@@ -271,7 +292,7 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
   /// A decoder for the member `key`, or for `null` when it is absent, as
   /// Foundation does.
   private func superDecoder(_ key: any CodingKey) -> TapeDecoder {
-    if let index = session.lookup(key.stringValue, inObject: object, names: customNames) {
+    if let index = lookup(key.stringValue) {
       return memberDecoder(index, key)
     }
     return TapeDecoder(

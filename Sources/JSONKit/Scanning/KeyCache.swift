@@ -25,19 +25,6 @@ struct KeyCache {
   private(set) var canonicalIDs: [UInt32] = []
   /// The first id of each distinct `String`.
   private var idsByString: [String: UInt32] = [:]
-  /// Per id, for the ids converted so far: another spelling of the key that a
-  /// consumer derived once (such as a key strategy's conversion) and keeps
-  /// with the cache, so that it is emptied along with it.
-  var derivedNames: [String] = []
-  /// For the derived names: the canonical id of the first key given each one.
-  var derivedNameOwners: [String: UInt32] = [:]
-  /// The derived names that keys not equal as Strings share, so that one
-  /// object could hold two keys with the same derived name.
-  var sharedDerivedNames: Set<String> = []
-  /// Per id, once some derived name is shared: whether the id's is; empty
-  /// while none is, so that most documents never consult it.
-  var derivedNameIsShared: [Bool] = []
-
   /// A cache that has grown past these bounds is emptied before its next
   /// document, so that hostile input cannot make it grow without limit.
   static let keyLimit = 1 << 16
@@ -185,15 +172,6 @@ struct KeyCache {
     }
   }
 
-  /// The UTF-8 bytes of the key with id `id`.
-  func withBytes<R>(of id: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
-    try bytes.withUnsafeBufferPointer { stored in
-      let record = records[id]
-      return try body(
-        UnsafeBufferPointer(rebasing: stored[record.start..<record.start + record.length]))
-    }
-  }
-
   /// A fast, well-mixing hash of a short byte string (keys are mostly under
   /// 16 bytes); its quality matters only for speed, never for correctness.
   @inline(__always)
@@ -213,11 +191,14 @@ struct KeyCache {
       if length >= 8 {
         // Overlap the last full word instead of reading byte by byte.
         tail = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: length - 8, as: UInt64.self))
+      } else if length >= 4 {
+        // Two words that overlap, as ``ByteComparison`` reads them.
+        tail =
+          UInt64(UInt32(littleEndian: raw.loadUnaligned(as: UInt32.self))) << 32
+          | UInt64(
+            UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: length - 4, as: UInt32.self)))
       } else {
-        while index < length {
-          tail = tail << 8 | UInt64(key[index])
-          index += 1
-        }
+        tail = UInt64(key[0]) << 16 | UInt64(key[length >> 1]) << 8 | UInt64(key[length - 1])
       }
       state = (state ^ tail) &* 0x94D0_49BB_1331_11EB
     }

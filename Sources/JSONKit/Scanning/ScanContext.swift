@@ -15,6 +15,10 @@ struct ScanState {
   var stamps: [UInt32] = []
   var serial: UInt32 = 0
   var keys = KeyCache()
+  /// What a consumer derives from `keys` per key id (the decoder's key
+  /// names), kept with them so that it too is made once per key; dropped
+  /// whenever `keys` is emptied, since the ids then mean other keys.
+  var derivedKeyTables: AnyObject?
 
   /// Buffers larger than these are shrunk when a scan starts, so that one
   /// huge document does not keep its memory alive in a cache.
@@ -30,6 +34,7 @@ struct ScanState {
     keyStack.count = 0
     if keys.isOversized {
       keys.removeAll()
+      derivedKeyTables = nil
       stamps = []
       serial = 0
     }
@@ -49,6 +54,9 @@ final class ScanContext: @unchecked Sendable {
   // Unchecked: a context is only ever used by the one caller that took it
   // from a pool (or created it), until it is given back.
   var state = ScanState()
+  /// The ``ScanContextPool/removeAll()`` count of the pool it was taken
+  /// from, when it was taken.
+  fileprivate var generation = 0
 
   deinit {
     state.deallocate()
@@ -64,10 +72,16 @@ final class ScanContextPool: @unchecked Sendable {
   // Unchecked: `contexts` is only touched with `lock` held.
   private let lock = NSLock()
   private var contexts: [ScanContext] = []
+  /// How many times ``removeAll()`` was called: a context taken before the
+  /// last call is dropped when given back, so that it takes no cache made
+  /// before the call into the pool.
+  private var generation = 0
   /// More idle contexts than this are dropped when given back.
   private let limit: Int
 
-  /// The pool that `JSONValue` parsing and validation share.
+  /// The pool that `JSONValue` parsing and validation and every `JKDecoder`
+  /// share, so that a decoder made for one call finds warm buffers and key
+  /// caches.
   static let shared = ScanContextPool(limit: 4)
 
   init(limit: Int) {
@@ -77,9 +91,12 @@ final class ScanContextPool: @unchecked Sendable {
   /// A context ready for a new document: a warm one if any is idle.
   func take() -> ScanContext {
     lock.lock()
-    let context = contexts.popLast()
+    let idle = contexts.popLast()
+    let generation = self.generation
     lock.unlock()
-    return context ?? ScanContext()
+    let context = idle ?? ScanContext()
+    context.generation = generation
+    return context
   }
 
   /// Returns a context that its user no longer references.
@@ -90,14 +107,16 @@ final class ScanContextPool: @unchecked Sendable {
   func give(_ context: ScanContext) {
     context.state.reset()
     lock.lock()
-    if contexts.count < limit { contexts.append(context) }
+    if contexts.count < limit, context.generation == generation { contexts.append(context) }
     lock.unlock()
   }
 
-  /// Drops every idle context, and with them their key caches.
+  /// Drops every idle context, and with them their key caches; contexts in
+  /// use are dropped when given back.
   func removeAll() {
     lock.lock()
     contexts.removeAll()
+    generation &+= 1
     lock.unlock()
   }
 }

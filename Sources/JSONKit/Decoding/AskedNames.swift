@@ -1,0 +1,152 @@
+/// The names keyed lookups were asked for (`CodingKey.stringValue`), each
+/// with its name id in one ``KeyNames``: the same names are asked for
+/// object after object, in the same order (a model's `init(from:)` reads its
+/// keys in the order it lists them), whatever the order of the JSON's keys.
+///
+/// So each name asked for remembers the name asked for after it the last
+/// time, and a lookup that names the predicted name (equal as a `String`:
+/// usually the very same literal, so the comparison costs next to nothing)
+/// takes its name id without hashing. Any other name is found by its UTF-8
+/// bytes in a hash table, where a hit is decided by comparing all of the
+/// bytes, never the hash alone; bytes not asked for before are looked up as
+/// a `String` in the ``KeyNames`` (so "K" finds a key spelled U+212A KELVIN
+/// SIGN, which Swift holds equal to it) and remembered.
+struct AskedNames {
+  private struct Entry {
+    var hash: UInt32
+    /// The name id, or ``KeyNames/none``.
+    var nameID: UInt32
+    /// For ``KeyNames/none``: how many keys were named when it was found,
+    /// since a name no key had may come with keys named later.
+    var namedCount: Int
+    var start: Int
+    var length: Int
+    /// The entry of the name asked for next, in the same object, the last
+    /// time, or -1.
+    var successor: Int
+  }
+
+  /// Open-addressed table of `entry index + 1`, 0 meaning empty; its size is
+  /// a power of two.
+  private var slots = [UInt32](repeating: 0, count: 64)
+  private var entries: [Entry] = []
+  /// Per entry, the name as it was asked for.
+  private var names: [String] = []
+  /// Every name's bytes, end to end.
+  private var bytes: [UInt8] = []
+  /// Per kind of coding key (hashed into a few slots), the entry of the
+  /// name asked for first in an object the last time.
+  private var firsts = [Int](repeating: -1, count: AskedNames.firstSlots)
+  private static let firstSlots = 64
+
+  /// Beyond these bounds the names are forgotten before one more is added:
+  /// a program may ask for names taken from its input (`allKeys`), which
+  /// must not grow the table without limit.
+  static let nameLimit = 1 << 12
+  static let byteLimit = 1 << 18
+
+  /// What to pass as `previous` with the first name asked for in an object
+  /// by coding keys of type `keyType`.
+  @inline(__always)
+  static func start(for keyType: ObjectIdentifier) -> Int {
+    // The addresses of a module's type metadata differ in a few middle
+    // bits only: mixed well (MurmurHash3's finalizer), they spread.
+    var bits = UInt64(UInt(bitPattern: keyType))
+    bits = (bits ^ bits >> 33) &* 0xFF51_AFD7_ED55_8CCD
+    bits = (bits ^ bits >> 33) &* 0xC4CE_B9FE_1A85_EC53
+    bits ^= bits >> 33
+    return -2 - Int(truncatingIfNeeded: bits % UInt64(firstSlots))
+  }
+
+  /// The name id of `name` in `keyNames` (or ``KeyNames/none``), and its
+  /// entry, to pass as `previous` with the next name asked for in the same
+  /// object; `previous` is ``start(for:)`` for an object's first name, or
+  /// -1 for no prediction.
+  @inline(__always)
+  mutating func nameID(of name: String, after previous: Int, in keyNames: KeyNames) -> (
+    nameID: UInt32, entry: Int
+  ) {
+    // An entry index kept from before the names were forgotten may be out
+    // of range or stand for another name now: the comparison decides.
+    let predicted =
+      previous >= 0
+      ? (previous < entries.count ? entries[previous].successor : -1)
+      : previous == -1 ? -1 : firsts[-2 - previous]
+    if predicted >= 0, predicted < names.count, names[predicted] == name {
+      let entry = entries[predicted]
+      if entry.nameID != KeyNames.none || entry.namedCount == keyNames.count {
+        return (entry.nameID, predicted)
+      }
+    }
+    return find(name, after: previous, in: keyNames)
+  }
+
+  @inline(never)
+  private mutating func find(_ name: String, after previous: Int, in keyNames: KeyNames) -> (
+    nameID: UInt32, entry: Int
+  ) {
+    var utf8Name = name
+    // Only a bridged string is not UTF-8 already; it is made so once here.
+    let index = utf8Name.withUTF8 { utf8 in
+      // No byte is read at the address of an empty name.
+      entry(of: utf8.baseAddress ?? UnsafePointer(bitPattern: 1)!, length: utf8.count, name)
+    }
+    let named = entries[index]
+    if named.namedCount < 0 || named.nameID == KeyNames.none && named.namedCount != keyNames.count {
+      // New, or a name no key had, which may come with keys named since.
+      entries[index].nameID = keyNames.nameID(ofName: name)
+      entries[index].namedCount = keyNames.count
+    }
+    if previous < -1 {
+      firsts[-2 - previous] = index
+    } else if previous >= 0, previous < entries.count {
+      entries[previous].successor = index
+    }
+    return (entries[index].nameID, index)
+  }
+
+  /// The entry of the name whose UTF-8 bytes are `key[0..<length]`, added
+  /// (not yet named: `namedCount` -1) if new.
+  private mutating func entry(of key: UnsafePointer<UInt8>, length: Int, _ name: String) -> Int {
+    let hash = KeyCache.hash(key, length: length)
+    let mask = slots.count - 1
+    var slot = Int(truncatingIfNeeded: hash) & mask
+    while true {
+      let entry = slots[slot]
+      if entry == 0 { break }
+      let index = Int(entry - 1)
+      let candidate = entries[index]
+      if candidate.hash == hash, candidate.length == length, matches(candidate, key) {
+        return index
+      }
+      slot = (slot + 1) & mask
+    }
+    if entries.count >= Self.nameLimit || bytes.count + length > Self.byteLimit {
+      self = AskedNames()
+    }
+    entries.append(
+      Entry(
+        hash: hash, nameID: KeyNames.none, namedCount: -1, start: bytes.count, length: length,
+        successor: -1))
+    names.append(name)
+    bytes.append(contentsOf: UnsafeBufferPointer(start: key, count: length))
+    let grown = entries.count * 2 > slots.count
+    if grown { slots = [UInt32](repeating: 0, count: slots.count * 2) }
+    let slotMask = slots.count - 1
+    for index in grown ? entries.indices : entries.count - 1..<entries.count {
+      var slot = Int(truncatingIfNeeded: entries[index].hash) & slotMask
+      while slots[slot] != 0 { slot = (slot + 1) & slotMask }
+      slots[slot] = UInt32(index + 1)
+    }
+    return entries.count - 1
+  }
+
+  @inline(__always)
+  private func matches(_ entry: Entry, _ key: UnsafePointer<UInt8>) -> Bool {
+    bytes.withUnsafeBufferPointer { stored in
+      // `entry.start + entry.length` is within `bytes`.
+      ByteComparison.equal(
+        stored.baseAddress.unsafelyUnwrapped + entry.start, key, count: entry.length)
+    }
+  }
+}

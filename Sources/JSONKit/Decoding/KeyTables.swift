@@ -1,0 +1,68 @@
+/// What keyed decoding derives from one scan context's key cache, kept with
+/// the context (in ``ScanState/derivedKeyTables``) so that it serves every
+/// decoder that uses the context, document after document: per naming, the
+/// keys' names and the names asked for.
+///
+/// Like the context, it is used by one decode at a time.
+final class KeyTables {
+  // Unchecked: one decode at a time uses the tables (as it does the scan
+  // context), and a lookup's one access to them, which runs for most keys
+  // asked for, would otherwise cost more than the lookup itself.
+  @exclusivity(unchecked) private var asWritten = Table(naming: .asWritten)
+  @exclusivity(unchecked) private var fromSnakeCase = Table(naming: .fromSnakeCase)
+
+  /// The member tables of the large objects of the document being decoded.
+  @exclusivity(unchecked) var memberTables = MemberTables()
+
+  deinit {
+    memberTables.deallocate()
+  }
+
+  private struct Table {
+    var names: KeyNames
+    var asked = AskedNames()
+
+    init(naming: KeyNames.Naming) {
+      names = KeyNames(naming: naming)
+    }
+
+    @inline(__always)
+    mutating func nameID(of name: String, after previous: Int) -> (nameID: UInt32, entry: Int) {
+      asked.nameID(of: name, after: previous, in: names)
+    }
+  }
+
+  /// The tables of `context`, made on first use.
+  static func of(_ context: ScanContext) -> KeyTables {
+    if let tables = context.state.derivedKeyTables as? KeyTables { return tables }
+    let tables = KeyTables()
+    context.state.derivedKeyTables = tables
+    return tables
+  }
+
+  /// The names of every key in `keys` under `naming`, naming the keys not
+  /// named before.
+  func names(_ naming: KeyNames.Naming, updatedFrom keys: KeyCache) -> KeyNames {
+    switch naming {
+    case .asWritten:
+      asWritten.names.update(from: keys)
+      return asWritten.names
+    case .fromSnakeCase:
+      fromSnakeCase.names.update(from: keys)
+      return fromSnakeCase.names
+    }
+  }
+
+  /// The name id of `name` under `naming` (or ``KeyNames/none``), and what
+  /// to pass as `previous` with the next name asked for in the same object
+  /// (-1 for an object's first; see ``AskedNames``).
+  @inline(__always)
+  func nameID(of name: String, after previous: Int, _ naming: KeyNames.Naming) -> (
+    nameID: UInt32, entry: Int
+  ) {
+    switch naming {
+    case .asWritten: asWritten.nameID(of: name, after: previous)
+    case .fromSnakeCase: fromSnakeCase.nameID(of: name, after: previous)
+    }
+  }
+}
