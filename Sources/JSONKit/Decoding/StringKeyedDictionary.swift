@@ -25,15 +25,13 @@ extension Dictionary: StringKeyedDictionary where Key == String, Value: Decodabl
     defer { if marked { session.rawKeyObjects.remove(index) } }
     var result: [String: Value] = [:]
     result.reserveCapacity(object.childCount)
-    var key = index + 1
-    while key < object.containerEnd {
-      let name = session.rawKey(session[key])
+    for member in session.members(ofObject: index) {
+      let name = session.rawKey(session[member.key])
       // Foundation decodes the members with the decoder that asked for the
       // dictionary, so they lie a key deeper below it.
       result[name] = try session.unwrap(
-        Value.self, at: key + 1,
+        Value.self, at: member.value,
         path: session.codingPath(to: index) + [AnyCodingKey(stringValue: name)], depth: depth + 1)
-      key = session.indexAfter(key + 1)
     }
     return result
   }
@@ -45,14 +43,12 @@ extension Dictionary: StringKeyedDictionary where Key == String, Value: Decodabl
     let object = session[index]
     var result: [String: Value] = [:]
     result.reserveCapacity(object.childCount)
-    var key = index + 1
-    while key < object.containerEnd {
-      let name = session.rawKey(session[key])
+    for member in session.members(ofObject: index) {
+      let name = session.rawKey(session[member.key])
       let memberKey = DictionaryMemberKey(stringValue: name)
       result[name] = try session.unwrap(
-        Value.self, at: key + 1, key: memberKey,
+        Value.self, at: member.value, key: memberKey,
         path: session.codingPath(to: index) + [memberKey])
-      key = session.indexAfter(key + 1)
     }
     return result
   }
