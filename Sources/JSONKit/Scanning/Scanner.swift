@@ -277,6 +277,14 @@ struct Scanner {
 
   @inline(__always)
   private mutating func skipWhitespace() throws(ScanFailure) {
+    // Between tokens there is mostly no whitespace at all (always, in
+    // minified JSON): one comparison settles that before any loop.
+    if index < end, base[index] > 0x20, !extendedWhitespace { return }
+    try skipWhitespaceRun()
+  }
+
+  @inline(__always)
+  private mutating func skipWhitespaceRun() throws(ScanFailure) {
     while index < end {
       let byte = base[index]
       if byte == 0x20 {
