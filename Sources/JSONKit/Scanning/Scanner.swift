@@ -405,8 +405,11 @@ struct Scanner {
         return try scanStringIntoArena(quote: quote, from: position)
       }
       if byte < 0x20 { throw controlCharacter(at: position) }
-      // Text in most scripts is a run of multibyte sequences: validate the
-      // run one sequence after another before going back to the ASCII scan.
+      // Text in most scripts is a run of multibyte sequences: skip those
+      // that need no scalar-level check, then validate the rest one
+      // sequence after another before going back to the ASCII scan.
+      position = ScanPrimitives.skipCommonMultibyte(base, from: position, end: end)
+      guard position < end, base[position] >= 0x80 else { continue }
       var (length, scalar) = UTF8Validation.decodeMultibyte(base, at: position, end: end)
       while length > 0, !UTF8Validation.isNoncharacter(scalar) {
         position += length
@@ -454,6 +457,12 @@ struct Scanner {
         continue
       }
       if byte < 0x20 { throw controlCharacter(at: position) }
+      let commonEnd = ScanPrimitives.skipCommonMultibyte(base, from: position, end: end)
+      if commonEnd > position {
+        appendToArena(base + position, count: commonEnd - position)
+        position = commonEnd
+        continue
+      }
       let (length, scalar) = UTF8Validation.decodeMultibyte(base, at: position, end: end)
       if length > 0, !UTF8Validation.isNoncharacter(scalar) {
         appendToArena(base + position, count: length)
