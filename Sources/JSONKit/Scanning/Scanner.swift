@@ -245,9 +245,12 @@ struct Scanner {
     state.tape.append(TapeEntry(.key, offset: offset, payload: UInt64(id)))
     // Duplicates are found among Swift-equal keys, not byte-equal ones.
     state.keyStack.append(state.keys.canonicalIDs[Int(id)])
-    try skipWhitespace()
-    guard index < end, base[index] == UInt8(ascii: ":") else {
-      throw index < end ? unexpected("':' after the key") : endOfInput("':' after the key")
+    // Most keys have their ':' right after them: look for it before any whitespace.
+    if index >= end || base[index] != UInt8(ascii: ":") {
+      try skipWhitespace()
+      guard index < end, base[index] == UInt8(ascii: ":") else {
+        throw index < end ? unexpected("':' after the key") : endOfInput("':' after the key")
+      }
     }
     index += 1
     try skipWhitespace()
