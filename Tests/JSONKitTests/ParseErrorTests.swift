@@ -29,6 +29,10 @@ struct ParseErrorTests {
     ("[1, 2", .unexpectedEndOfInput, 5),
     ("[1 2]", .unexpectedCharacter, 3),
     ("{\"a\" 1}", .unexpectedCharacter, 5),
+    ("{\"a\"1}", .unexpectedCharacter, 4),
+    ("{\"a\" \n\t;1}", .unexpectedCharacter, 7),
+    ("{\"a\"", .unexpectedEndOfInput, 4),
+    ("{\"a\"  ", .unexpectedEndOfInput, 6),
     ("{\"a\":1,}", .unexpectedCharacter, 7),
     ("[1,]", .unexpectedCharacter, 3),
     ("{1:2}", .unexpectedCharacter, 1),
@@ -63,6 +67,16 @@ struct ParseErrorTests {
     let error = try #require(failure(text), "\(text) was accepted")
     #expect(error.kind == kind, "\(text): \(error)")
     #expect(error.offset == offset, "\(text): \(error)")
+  }
+
+  @Test func whitespaceAndCommentsMaySeparateAKeyFromItsColon() throws {
+    for text in [
+      "{\"a\":1}", "{\"a\" :1}", "{\"a\"\n\t\r :1}", "{\"a\"/* c */:1}", "{\"a\"// c\n:1}",
+    ] {
+      let value = try JSONValue(parsing: text, options: .comments)
+      #expect(value == ["a": 1], "\(text)")
+    }
+    #expect(failure("{\"a\"/* c */:1}")?.offset == 4)
   }
 
   @Test func illFormedUTF8() throws {

@@ -245,9 +245,12 @@ struct Scanner {
     state.tape.append(TapeEntry(.key, offset: offset, payload: UInt64(id)))
     // Duplicates are found among Swift-equal keys, not byte-equal ones.
     state.keyStack.append(state.keys.canonicalIDs[Int(id)])
-    try skipWhitespace()
-    guard index < end, base[index] == UInt8(ascii: ":") else {
-      throw index < end ? unexpected("':' after the key") : endOfInput("':' after the key")
+    // Most keys have their ':' right after them: look for it before any whitespace.
+    if index >= end || base[index] != UInt8(ascii: ":") {
+      try skipWhitespace()
+      guard index < end, base[index] == UInt8(ascii: ":") else {
+        throw index < end ? unexpected("':' after the key") : endOfInput("':' after the key")
+      }
     }
     index += 1
     try skipWhitespace()
@@ -277,6 +280,14 @@ struct Scanner {
 
   @inline(__always)
   private mutating func skipWhitespace() throws(ScanFailure) {
+    // Between tokens there is mostly no whitespace at all (always, in
+    // minified JSON): one comparison settles that before any loop.
+    if index < end, base[index] > 0x20, !extendedWhitespace { return }
+    try skipWhitespaceRun()
+  }
+
+  @inline(__always)
+  private mutating func skipWhitespaceRun() throws(ScanFailure) {
     while index < end {
       let byte = base[index]
       if byte == 0x20 {
@@ -397,8 +408,11 @@ struct Scanner {
         return try scanStringIntoArena(quote: quote, from: position)
       }
       if byte < 0x20 { throw controlCharacter(at: position) }
-      // Text in most scripts is a run of multibyte sequences: validate the
-      // run one sequence after another before going back to the ASCII scan.
+      // Text in most scripts is a run of multibyte sequences: skip those
+      // that need no scalar-level check, then validate the rest one
+      // sequence after another before going back to the ASCII scan.
+      position = ScanPrimitives.skipCommonMultibyte(base, from: position, end: end)
+      guard position < end, base[position] >= 0x80 else { continue }
       var (length, scalar) = UTF8Validation.decodeMultibyte(base, at: position, end: end)
       while length > 0, !UTF8Validation.isNoncharacter(scalar) {
         position += length
@@ -446,6 +460,12 @@ struct Scanner {
         continue
       }
       if byte < 0x20 { throw controlCharacter(at: position) }
+      let commonEnd = ScanPrimitives.skipCommonMultibyte(base, from: position, end: end)
+      if commonEnd > position {
+        appendToArena(base + position, count: commonEnd - position)
+        position = commonEnd
+        continue
+      }
       let (length, scalar) = UTF8Validation.decodeMultibyte(base, at: position, end: end)
       if length > 0, !UTF8Validation.isNoncharacter(scalar) {
         appendToArena(base + position, count: length)
