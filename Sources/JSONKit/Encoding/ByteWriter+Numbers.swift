@@ -1,7 +1,9 @@
 // Numbers are written as Foundation's JSONEncoder writes them: integers in
 // plain decimal, and binary floating-point values as the shortest decimal that
-// reads back to the same value (Swift's `description`), without a trailing
-// ".0": 1.0 is `1`, -0.0 is `-0`, 1e16 is `1e+16`, 1e-7 is `1e-07`.
+// reads back to the same value, laid out as Swift's `description` lays it out
+// but without a trailing ".0": 1.0 is `1`, -0.0 is `-0`, 1e16 is `1e+16`,
+// 1e-7 is `1e-07`. The digits come from `ShortestDecimal`, straight into the
+// output, with no `String` in between.
 
 extension ByteWriter {
   // MARK: - Integers
@@ -116,64 +118,108 @@ extension ByteWriter {
   /// Writes a finite `Double` as `JSONEncoder` does. The caller rejects NaN
   /// and infinities first.
   mutating func writeFinite(_ value: Double) {
-    ensureCapacity(ASCIISink.capacity)
-    var sink = ASCIISink(destination: freeSpace)
-    value.write(to: &sink)
-    commit(sink.countWithoutTrailingPointZero)
+    if value == 0 {
+      writeZero(negative: value.sign == .minus)
+      return
+    }
+    // Swift's `description` switches to exponent form below 1e-4 and above
+    // 2^53, where consecutive doubles stop being consecutive integers.
+    writeShortest(
+      ShortestDecimal(magnitudeOf: value), negative: value.sign == .minus,
+      positional: value.magnitude <= 0x1p53)
   }
 
   /// Writes a finite `Float` as `JSONEncoder` does: the shortest decimal that
   /// reads back to the same `Float`.
   mutating func writeFinite(_ value: Float) {
-    ensureCapacity(ASCIISink.capacity)
-    var sink = ASCIISink(destination: freeSpace)
-    value.write(to: &sink)
-    commit(sink.countWithoutTrailingPointZero)
-  }
-}
-
-/// Receives the text of a number straight into the writer's free space.
-///
-/// The standard library's floating-point types write their `description`
-/// through `TextOutputStream._writeASCII` from a stack buffer, so taking the
-/// text this way makes no `String`.
-private struct ASCIISink: TextOutputStream {
-  /// More than the longest `Double` or `Float` text,
-  /// "-2.2250738585072014e-308" (24 bytes).
-  static let capacity = 40
-
-  let destination: UnsafeMutableRawPointer
-  var count = 0
-
-  init(destination: UnsafeMutableRawPointer) {
-    self.destination = destination
-  }
-
-  mutating func _writeASCII(_ buffer: UnsafeBufferPointer<UInt8>) {
-    store(UnsafeRawBufferPointer(buffer))
-  }
-
-  mutating func write(_ string: String) {
-    var string = string
-    string.withUTF8 { store(UnsafeRawBufferPointer($0)) }
-  }
-
-  private mutating func store(_ bytes: UnsafeRawBufferPointer) {
-    precondition(count + bytes.count <= Self.capacity, "number text longer than expected")
-    if let source = bytes.baseAddress {
-      (destination + count).copyMemory(from: source, byteCount: bytes.count)
+    if value == 0 {
+      writeZero(negative: value.sign == .minus)
+      return
     }
-    count += bytes.count
+    writeShortest(
+      ShortestDecimal(magnitudeOf: value), negative: value.sign == .minus,
+      positional: value.magnitude <= 0x1p24)
   }
 
-  /// The length of the text once a trailing ".0" is dropped.
-  var countWithoutTrailingPointZero: Int {
-    if count >= 2,
-      destination.load(fromByteOffset: count - 2, as: UInt8.self) == UInt8(ascii: "."),
-      destination.load(fromByteOffset: count - 1, as: UInt8.self) == UInt8(ascii: "0")
-    {
-      return count - 2
+  private mutating func writeZero(negative: Bool) {
+    if negative {
+      append(UInt8(ascii: "-"), UInt8(ascii: "0"))
+    } else {
+      append(UInt8(ascii: "0"))
     }
-    return count
+  }
+
+  /// Writes `decimal` in the layout of Swift's `description` without its
+  /// trailing ".0": positional (`123.45`, `0.00012`, `100`) when `positional`
+  /// allows it and the leading digit's power of ten is at least -4, otherwise
+  /// one digit before the point and a signed exponent of at least two digits
+  /// (`1.5e-07`, `1e+16`, `5e-324`).
+  @inline(__always)
+  private mutating func writeShortest(
+    _ decimal: ShortestDecimal, negative: Bool, positional: Bool
+  ) {
+    // The longest text: sign, 17 digits, point, "e-324"; or sign, "0.000",
+    // 17 digits; or sign and 16 digits.
+    ensureCapacity(32)
+    var cursor = freeSpace
+    if negative {
+      cursor.storeBytes(of: UInt8(ascii: "-"), as: UInt8.self)
+      cursor += 1
+    }
+    let count = Self.decimalDigitCount(decimal.digits)
+    // The power of ten of the leading digit.
+    let leading = decimal.exponent &+ count &- 1
+    if positional && leading >= -4 {
+      if leading < 0 {
+        // "0." and up to three zeros before the digits.
+        cursor.storeBytes(of: (0x3030_3030_3030_2E30 as UInt64).littleEndian, as: UInt64.self)
+        Self.storeDigits(of: decimal.digits, count: count, at: cursor + (1 &- leading))
+        cursor += 1 &- leading &+ count
+      } else if count <= leading &+ 1 {
+        // A whole number: the zeros cut from the digits come back.
+        Self.storeDigits(of: decimal.digits, count: count, at: cursor)
+        var index = count
+        while index <= leading {
+          cursor.storeBytes(of: UInt8(ascii: "0"), toByteOffset: index, as: UInt8.self)
+          index &+= 1
+        }
+        cursor += leading &+ 1
+      } else {
+        Self.storeDigits(of: decimal.digits, count: count, at: cursor + 1)
+        Self.insertPoint(at: cursor, integerDigits: leading &+ 1)
+        cursor += count &+ 1
+      }
+    } else {
+      Self.storeDigits(of: decimal.digits, count: count, at: cursor + 1)
+      if count == 1 {
+        cursor.storeBytes(of: cursor.load(fromByteOffset: 1, as: UInt8.self), as: UInt8.self)
+        cursor += 1
+      } else {
+        Self.insertPoint(at: cursor, integerDigits: 1)
+        cursor += count &+ 1
+      }
+      cursor.storeBytes(of: UInt8(ascii: "e"), as: UInt8.self)
+      cursor.storeBytes(
+        of: leading < 0 ? UInt8(ascii: "-") : UInt8(ascii: "+"), toByteOffset: 1, as: UInt8.self)
+      let magnitude = UInt64(leading.magnitude)
+      let exponentDigits = magnitude < 100 ? 2 : 3
+      Self.storeDigits(of: magnitude, count: exponentDigits, at: cursor + 2)
+      cursor += 2 &+ exponentDigits
+    }
+    commit(cursor - freeSpace)
+  }
+
+  /// With `count` digits stored one byte after `start`, moves the first
+  /// `integerDigits` of them back one byte and puts a point after them.
+  @inline(__always)
+  private static func insertPoint(at start: UnsafeMutableRawPointer, integerDigits: Int) {
+    var index = 0
+    while index < integerDigits {
+      start.storeBytes(
+        of: start.load(fromByteOffset: index &+ 1, as: UInt8.self), toByteOffset: index,
+        as: UInt8.self)
+      index &+= 1
+    }
+    start.storeBytes(of: UInt8(ascii: "."), toByteOffset: integerDigits, as: UInt8.self)
   }
 }
