@@ -158,26 +158,28 @@ extension ByteWriter {
   private mutating func writeShortest(
     _ decimal: ShortestDecimal, negative: Bool, positional: Bool
   ) {
-    // The longest text: sign, 17 digits, point, "e-324"; or sign, "0.000",
-    // 17 digits; or sign and 16 digits.
-    ensureCapacity(32)
+    // The longest text is 24 bytes (sign, 17 digits, point, "e-324"), but the
+    // digits are stored and moved eight bytes at a time, which may touch bytes
+    // past the text's end (later overwritten or left uncommitted).
+    ensureCapacity(48)
     var cursor = freeSpace
     if negative {
       cursor.storeBytes(of: UInt8(ascii: "-"), as: UInt8.self)
       cursor += 1
     }
-    let count = Self.decimalDigitCount(decimal.digits)
+    let digits = decimal.digits
+    let count = Self.decimalDigitCount(digits)
     // The power of ten of the leading digit.
     let leading = decimal.exponent &+ count &- 1
     if positional && leading >= -4 {
       if leading < 0 {
         // "0." and up to three zeros before the digits.
         cursor.storeBytes(of: (0x3030_3030_3030_2E30 as UInt64).littleEndian, as: UInt64.self)
-        Self.storeDigits(of: decimal.digits, count: count, at: cursor + (1 &- leading))
+        Self.storeShortDigits(of: digits, count: count, at: cursor + (1 &- leading))
         cursor += 1 &- leading &+ count
       } else if count <= leading &+ 1 {
         // A whole number: the zeros cut from the digits come back.
-        Self.storeDigits(of: decimal.digits, count: count, at: cursor)
+        Self.storeShortDigits(of: digits, count: count, at: cursor)
         var index = count
         while index <= leading {
           cursor.storeBytes(of: UInt8(ascii: "0"), toByteOffset: index, as: UInt8.self)
@@ -185,17 +187,16 @@ extension ByteWriter {
         }
         cursor += leading &+ 1
       } else {
-        Self.storeDigits(of: decimal.digits, count: count, at: cursor + 1)
-        Self.insertPoint(at: cursor, integerDigits: leading &+ 1)
+        Self.storeShortDigits(of: digits, count: count, at: cursor)
+        Self.insertPoint(at: cursor + (leading &+ 1))
         cursor += count &+ 1
       }
     } else {
-      Self.storeDigits(of: decimal.digits, count: count, at: cursor + 1)
+      Self.storeShortDigits(of: digits, count: count, at: cursor)
       if count == 1 {
-        cursor.storeBytes(of: cursor.load(fromByteOffset: 1, as: UInt8.self), as: UInt8.self)
         cursor += 1
       } else {
-        Self.insertPoint(at: cursor, integerDigits: 1)
+        Self.insertPoint(at: cursor + 1)
         cursor += count &+ 1
       }
       cursor.storeBytes(of: UInt8(ascii: "e"), as: UInt8.self)
@@ -209,17 +210,70 @@ extension ByteWriter {
     commit(cursor - freeSpace)
   }
 
-  /// With `count` digits stored one byte after `start`, moves the first
-  /// `integerDigits` of them back one byte and puts a point after them.
+  /// Moves the (at most 16) digits from `position` one byte on and puts a
+  /// point in their place.
   @inline(__always)
-  private static func insertPoint(at start: UnsafeMutableRawPointer, integerDigits: Int) {
-    var index = 0
-    while index < integerDigits {
-      start.storeBytes(
-        of: start.load(fromByteOffset: index &+ 1, as: UInt8.self), toByteOffset: index,
-        as: UInt8.self)
-      index &+= 1
+  private static func insertPoint(at position: UnsafeMutableRawPointer) {
+    let first = position.loadUnaligned(as: UInt64.self)
+    let second = position.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+    position.storeBytes(of: first, toByteOffset: 1, as: UInt64.self)
+    position.storeBytes(of: second, toByteOffset: 9, as: UInt64.self)
+    position.storeBytes(of: UInt8(ascii: "."), as: UInt8.self)
+  }
+
+  /// Stores the `count` (at most 20) decimal digits of `value` at
+  /// `destination`, eight at a time. It may write up to eight bytes past the
+  /// last digit.
+  @inline(__always)
+  private static func storeShortDigits(
+    of value: UInt64, count: Int, at destination: UnsafeMutableRawPointer
+  ) {
+    if count <= 8 {
+      storeLeadingDigits(of: value, count: count, at: destination)
+    } else if count <= 16 {
+      let high = value / 100_000_000
+      storeLeadingDigits(of: high, count: count &- 8, at: destination)
+      storeEightDigits(of: value &- high &* 100_000_000, at: destination + (count &- 8))
+    } else {
+      let high = value / 100_000_000
+      let top = high / 100_000_000
+      storeLeadingDigits(of: top, count: count &- 16, at: destination)
+      storeEightDigits(of: high &- top &* 100_000_000, at: destination + (count &- 16))
+      storeEightDigits(of: value &- high &* 100_000_000, at: destination + (count &- 8))
     }
-    start.storeBytes(of: UInt8(ascii: "."), toByteOffset: integerDigits, as: UInt8.self)
+  }
+
+  /// Stores the `count` (1 to 8) digits of `value` < 10^count at
+  /// `destination`, and zero bytes after them up to eight bytes in all.
+  @inline(__always)
+  private static func storeLeadingDigits(
+    of value: UInt64, count: Int, at destination: UnsafeMutableRawPointer
+  ) {
+    // The eight digits' word starts with 8 - count zeros; shifting them out
+    // (the first byte is the lowest) leaves the digits at the front.
+    let word = eightDigitWord(value) >> UInt64(truncatingIfNeeded: (8 &- count) &* 8)
+    destination.storeBytes(of: word.littleEndian, as: UInt64.self)
+  }
+
+  @inline(__always)
+  private static func storeEightDigits(of value: UInt64, at destination: UnsafeMutableRawPointer) {
+    destination.storeBytes(of: eightDigitWord(value).littleEndian, as: UInt64.self)
+  }
+
+  /// The eight ASCII digits of `value` < 10^8, zero-padded, the first digit in
+  /// the lowest byte: the halves, quarters and single digits are split in
+  /// parallel lanes of one word, each division a multiplication and a shift
+  /// exact for the lane's range.
+  @inline(__always)
+  private static func eightDigitWord(_ value: UInt64) -> UInt64 {
+    let upperFour = value / 10_000
+    // Two 32-bit lanes below 10,000: x / 100 is (x × 10486) >> 20 there.
+    let fours = upperFour | (value &- upperFour &* 10_000) << 32
+    let upperTwos = ((fours &* 10_486) >> 20) & 0x0000_007F_0000_007F
+    // Four 16-bit lanes below 100: x / 10 is (x × 103) >> 10 there.
+    let twos = upperTwos | (fours &- upperTwos &* 100) << 16
+    let tens = ((twos &* 103) >> 10) & 0x000F_000F_000F_000F
+    let ones = tens | (twos &- tens &* 10) << 8
+    return ones | 0x3030_3030_3030_3030
   }
 }
