@@ -29,9 +29,10 @@ struct ShortestDecimalTests {
     var values: [Double] = [
       0, .leastNonzeroMagnitude, .leastNormalMagnitude, .leastNormalMagnitude.nextDown,
       .leastNormalMagnitude.nextUp, .greatestFiniteMagnitude, .greatestFiniteMagnitude.nextDown,
-      5e-324, 1e-323, 2.2250738585072014e-308, 1.7976931348623157e308, 0.1, 0.2, 0.3, 1.0 / 3,
-      2.0 / 3, 123.456, 9_007_199_254_740_993, 0x1p53.nextDown, 0x1p53, 0x1p53.nextUp,
-      0x1p54, 4_503_599_627_370_497, 1e23, 8.41e21, 5.0e-324, 2.5e-323,
+      Double(bitPattern: 2), 2.2250738585072014e-308, 1.7976931348623157e308, 0.1, 0.2, 0.3,
+      1.0 / 3,
+      2.0 / 3, 123.456, 0x1p53.nextDown, 0x1p53, 0x1p53.nextUp,
+      0x1p54, 4_503_599_627_370_497, 1e23, 8.41e21, Double(bitPattern: 5),
     ]
     // Every power of two, with its neighbours: the irregular spacing below each.
     for exponent in -1074...1023 {
@@ -78,7 +79,7 @@ struct ShortestDecimalTests {
     var values: [Float] = [
       0, .leastNonzeroMagnitude, .leastNormalMagnitude, .leastNormalMagnitude.nextDown,
       .greatestFiniteMagnitude, .greatestFiniteMagnitude.nextDown, 0.1, 0.2, 0.3, 1.0 / 3,
-      16_777_216, 16_777_217, 33_554_432, 8_388_609, 1e-45, 3.4028235e38,
+      16_777_216, 16_777_218, 33_554_432, 8_388_609, Float(bitPattern: 2), 3.4028235e38,
     ]
     for exponent in -149...127 {
       let power = Float(sign: .plus, exponent: exponent, significand: 1)
@@ -120,10 +121,13 @@ struct ShortestDecimalTests {
 
   @Test func aSampleOfBoundaryValuesIsWrittenAsJSONEncoderWritesIt() throws {
     let doubles: [Double] = [
-      -0.0, 5e-324, 1.7976931348623157e308, 1e15, 1e16, 1e-4, 1e-5, 1e-7, 0x1p53, 0x1p53 + 2,
+      -0.0, .leastNonzeroMagnitude, 1.7976931348623157e308, 1e15, 1e16, 1e-4, 1e-5, 1e-7, 0x1p53,
+      0x1p53 + 2,
       -2.2250738585072014e-308, 0.1,
     ]
-    let floats: [Float] = [-0.0, 1e-45, 3.4028235e38, 16_777_216, 33_554_432, 1e-5, 0.1]
+    let floats: [Float] = [
+      -0.0, .leastNonzeroMagnitude, 3.4028235e38, 16_777_216, 33_554_432, 1e-5, 0.1,
+    ]
     #expect(try JKEncoder().encode(doubles) == JSONEncoder().encode(doubles))
     #expect(try JKEncoder().encode(floats) == JSONEncoder().encode(floats))
   }
