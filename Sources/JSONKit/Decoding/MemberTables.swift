@@ -5,7 +5,8 @@
 ///
 /// Every object's table is a span of one array of words, each
 /// `nameID << 32 | value` (0 when empty: a value is never at index 0), open
-/// addressed and at most half full; memory stays linear in the input. The
+/// addressed and at most half full. Only the tables of the last few
+/// objects are kept, so their memory does not grow with the document; the
 /// array is kept with the scan context (in ``KeyTables``) and reused by the
 /// next document.
 struct MemberTables {
@@ -43,6 +44,14 @@ struct MemberTables {
   private mutating func add(
     _ object: Int, _ members: ObjectMembers, count: Int, nameID: (UInt32) -> UInt32
   ) -> Span {
+    if spans.count >= Self.keptSpans {
+      // Decoding visits most objects once and finishes with each before it
+      // moves on: starting over keeps memory bounded by the tables of a few
+      // objects, not one per object of the document, and an object whose
+      // table went is only walked again if it is asked for a key again.
+      self.count = 0
+      spans.removeAll(keepingCapacity: true)
+    }
     var size = 8
     while size < 2 * count { size *= 2 }
     if self.count + size > capacity {
@@ -83,6 +92,9 @@ struct MemberTables {
       slot = (slot + 1) & span.mask
     }
   }
+
+  /// The number of objects whose tables are kept at once.
+  static let keptSpans = 64
 
   /// Tables beyond this many words are freed, not kept for the next
   /// document, so that one huge document does not keep its memory alive.

@@ -308,6 +308,41 @@ extension FoundationParityTests {
     expectSameDecoding([EveryMember].self, "[\(json),\(json)]")
   }
 
+  /// A large object whose members are read in another order than written,
+  /// around one member holding many more large objects read the same way:
+  /// the decoder has long forgotten the outer object's member table by the
+  /// time the members after the array are read, and finds them again.
+  struct WideHolder: Decodable, Equatable {
+    var first: Int
+    var records: [WideRecord]
+    var rest: [Int]
+
+    init(from decoder: any Decoder) throws {
+      let container = try decoder.container(keyedBy: ProbeKey.self)
+      first = try container.decode(Int.self, forKey: ProbeKey("first"))
+      records = try container.decode([WideRecord].self, forKey: ProbeKey("records"))
+      rest = try (0..<20).map { try container.decode(Int.self, forKey: ProbeKey("r\($0)")) }
+    }
+  }
+
+  @Test func largeObjectsAroundManyOtherLargeObjectsDecodeAsInFoundation() throws {
+    var generator = SplitMix64(seed: 23)
+    let records = (0..<200).map { Self.object(Self.wideMembers($0).shuffled(using: &generator)) }
+    var members = (0..<20).map { ("r\($0)", "\($0 * 3)") }
+    members.append(("first", "7"))
+    members.append(("records", "[" + records.joined(separator: ",") + "]"))
+    let holders = (0..<3).map { _ in Self.object(members.shuffled(using: &generator)) }
+    let outcome = expectSameDecoding([WideHolder].self, "[" + holders.joined(separator: ",") + "]")
+    guard case .value(let decoded) = outcome else {
+      Issue.record("expected a value, got \(outcome)")
+      return
+    }
+    for holder in decoded {
+      #expect(holder.first == 7 && holder.rest == (0..<20).map { $0 * 3 })
+      #expect(holder.records.map(\.f00) == Array(0..<200))
+    }
+  }
+
   /// A name asked for before any document held it is found once one does.
   @Test func aKeyMissingFromEarlierDocumentsIsFoundInALaterOne() throws {
     let decoder = JKDecoder()
