@@ -1,18 +1,5 @@
-/// SplitMix64: a small, fast generator that gives the same sequence for the
-/// same seed on every platform, so that seeded tests test the same cases on
-/// every run.
-struct SplitMix64: RandomNumberGenerator {
-  var state: UInt64
+import JSONKitCorpus
 
-  init(seed: UInt64) {
-    state = seed
-  }
-
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var mixed = state
-    mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
-    return mixed ^ (mixed >> 31)
-  }
-}
+/// The seeded generator of the corpus variants, under the name the seeded
+/// tests use: the same seed gives the same cases on every run and platform.
+typealias SplitMix64 = JSONKitCorpus.SplitMix64
