@@ -44,14 +44,17 @@ extension DecodingSession {
     if T.self == UInt8.self {
       return reinterpret(try integer(UInt8.self, at: index, path: path()), as: T.self)
     }
-    if let special = try decodeSpecial(T.self, at: index, path: path()) { return special as! T }
-    switch entries[index].kind {
-    case .array:
-      if let array = arrayConformance(of: T.self) {
+    // One cached look-up of what `T` is decides the rest: most values met
+    // here are models, which need none of the special types' checks.
+    switch shape(of: T.self) {
+    case .special:
+      if let special = try decodeSpecial(T.self, at: index, path: path()) { return special as! T }
+    case .array(let array):
+      if entries[index].kind == .array {
         return try decodeArray(array, at: index, as: T.self)
       }
-    case .object:
-      if let dictionary = dictionaryConformance(of: T.self) {
+    case .dictionary(let dictionary):
+      if entries[index].kind == .object {
         // Foundation decodes `[String: V]` without applying the key
         // strategy to its keys, which only a non-default strategy changes;
         // with the default one, as the standard library's `init(from:)`
@@ -64,7 +67,7 @@ extension DecodingSession {
           return try decodeDictionaryMembers(dictionary, at: index, as: T.self)
         }
       }
-    default:
+    case .initializerOnly:
       break
     }
     // The metatype given, not `T`: a class's may be a subclass's, whose

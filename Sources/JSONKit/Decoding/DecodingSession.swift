@@ -146,8 +146,30 @@ final class DecodingSession {
   @exclusivity(unchecked)
   private var shapes: [(type: ObjectIdentifier, shape: TypeShape)] = []
 
+  /// The shapes found last, by a hash of the type's metadata address: a
+  /// model's `init(from:)` asks for each of its nested types, over and over,
+  /// and one probe here costs a fraction of scanning ``shapes``.
+  @exclusivity(unchecked)
+  private var recentShapes = [(type: ObjectIdentifier?, shape: TypeShape)](
+    repeating: (nil, .initializerOnly), count: DecodingSession.recentShapeSlots)
+  private static let recentShapeSlots = 32
+
   /// The shape of `type`, looked up once per session.
+  @inline(__always)
   func shape(of type: Any.Type) -> TypeShape {
+    let identifier = ObjectIdentifier(type)
+    let address = UInt(bitPattern: identifier)
+    let slot = Int(truncatingIfNeeded: (address >> 4 ^ address >> 10)) & (Self.recentShapeSlots - 1)
+    let recent = recentShapes[slot]
+    if recent.type == identifier { return recent.shape }
+    let shape = lookUpShape(of: type)
+    recentShapes[slot] = (identifier, shape)
+    return shape
+  }
+
+  /// The shape of `type` from ``shapes``, found there or by its conformances.
+  @inline(never)
+  private func lookUpShape(of type: Any.Type) -> TypeShape {
     let identifier = ObjectIdentifier(type)
     for known in shapes where known.type == identifier {
       return known.shape

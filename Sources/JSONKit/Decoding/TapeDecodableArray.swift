@@ -230,13 +230,24 @@ extension DecodingSession {
   }
 
   /// The array at `index` as `[T]`, seen as `Result` (which is `[T]`).
+  ///
+  /// Inlined, so that each caller's `T` is concrete in it: a copy generic
+  /// over `Result` as well is not specialised, and reads every element
+  /// through `FixedWidthInteger`'s witnesses and `Optional<T>`'s metadata.
+  @inline(__always)
   private func integerArray<T: FixedWidthInteger & BitwiseCopyable, Result>(
     _ type: T.Type, at index: Int, as result: Result.Type
   ) throws -> Result {
-    reinterpret(
-      try leafElements(at: index) { (position, path) -> T in
-        try integer(T.self, at: position, path: path())
-      }, as: Result.self)
+    reinterpret(try integers(T.self, at: index), as: Result.self)
+  }
+
+  /// The array of `T` at `index`, each element read as `unwrap` reads it.
+  private func integers<T: FixedWidthInteger & BitwiseCopyable>(
+    _ type: T.Type, at index: Int
+  ) throws -> [T] {
+    try leafElements(at: index) { (position, path) -> T in
+      try integer(T.self, at: position, path: path())
+    }
   }
 }
 
