@@ -814,6 +814,15 @@ private final class ContainerBox: @unchecked Sendable {
   var keyed: KeyedEncodingContainer<Key>?
   var unkeyed: (any UnkeyedEncodingContainer)?
   var encoder: (any Encoder)?
+
+  /// Lets go of what the box keeps. A strategy closure that captures the box
+  /// lives as long as the encoder's session it sits in, which the kept
+  /// containers hold in turn: without this, each test would leak that cycle.
+  func empty() {
+    keyed = nil
+    unkeyed = nil
+    encoder = nil
+  }
 }
 
 extension FoundationParityTests {
@@ -854,6 +863,7 @@ extension FoundationParityTests {
   @Test func aValueWritingIntoTheObjectItIsAMemberOfMakesEncodeThrow() throws {
     func value() -> Counted {
       let box = ContainerBox()
+      defer { box.empty() }
       let child = inner { try box.keyed!.encode(99, forKey: Key("a")) }
       return Counted { encoder in
         var container = encoder.container(keyedBy: Key.self)
@@ -868,6 +878,7 @@ extension FoundationParityTests {
   @Test func aValueWritingIntoTheArrayItIsAnElementOfMakesEncodeThrow() throws {
     func value() -> Counted {
       let box = ContainerBox()
+      defer { box.empty() }
       let child = inner { try box.unkeyed!.encode(99) }
       return Counted { encoder in
         var container = encoder.unkeyedContainer()
@@ -883,6 +894,7 @@ extension FoundationParityTests {
   @Test func aValueWritingIntoItsGrandparentsObjectMakesEncodeThrow() throws {
     func value() -> Counted {
       let box = ContainerBox()
+      defer { box.empty() }
       let grandchild = inner { try box.keyed!.encode(99, forKey: Key("z")) }
       let child = Counted { encoder in
         var own = encoder.container(keyedBy: Key.self)
@@ -904,6 +916,7 @@ extension FoundationParityTests {
     // the child returned; the parent's own nested containers are written
     // after later siblings.
     let box = ContainerBox()
+    defer { box.empty() }
     let child = inner {}
     let keeper = Counted { encoder in
       var own = encoder.container(keyedBy: Key.self)
@@ -928,6 +941,7 @@ extension FoundationParityTests {
 
   @Test func aSuperEncoderAskedForBeforeAMemberIsUsedByThatMemberAsInFoundation() {
     let box = ContainerBox()
+    defer { box.empty() }
     let child = inner {
       var single = box.encoder!.singleValueContainer()
       try single.encode("base")
@@ -971,6 +985,7 @@ extension FoundationParityTests {
 
   @Test func aCustomDateStrategyWritingIntoTheObjectItsDateIsAMemberOfMakesEncodeThrow() throws {
     let box = ContainerBox()
+    defer { box.empty() }
     let configure = customDatesAndData { encoder in
       try Self.writeD(encoder)
       try box.keyed!.encode(99, forKey: Key("a"))
@@ -987,6 +1002,7 @@ extension FoundationParityTests {
 
   @Test func aCustomDataStrategyWritingIntoTheArrayItsDataIsAnElementOfMakesEncodeThrow() throws {
     let box = ContainerBox()
+    defer { box.empty() }
     let configure = customDatesAndData { encoder in
       try Self.writeD(encoder)
       try box.unkeyed!.encode(99)
@@ -1004,6 +1020,7 @@ extension FoundationParityTests {
 
   @Test func aCustomStrategyWritingThroughItsParentsEncoderMakesEncodeThrow() throws {
     let box = ContainerBox()
+    defer { box.empty() }
     let configure = customDatesAndData { encoder in
       try Self.writeD(encoder)
       var parent = box.encoder!.container(keyedBy: Key.self)
@@ -1038,6 +1055,7 @@ extension FoundationParityTests {
     // before, and a date goes through a super encoder asked for before
     // later members: no write into the container being encoded into.
     let box = ContainerBox()
+    defer { box.empty() }
     let configure = customDatesAndData { encoder in
       try Self.writeD(encoder)
       try box.unkeyed?.encode(7)
@@ -1070,6 +1088,7 @@ extension FoundationParityTests {
 
   @Test func aValueThatWritesIntoItsObjectAndFailsMakesEncodeThrowThoughTheErrorIsCaught() throws {
     let box = ContainerBox()
+    defer { box.empty() }
     let elsewhere = inner {
       try box.keyed!.encode(99, forKey: Key("z"))
       throw Refusal()
@@ -1100,6 +1119,7 @@ extension FoundationParityTests {
     // but not `[0,1,5]`: the array's count, as the value sees it, already
     // holds the element JSONKit began for it.
     let box = ContainerBox()
+    defer { box.empty() }
     let children = [
       (inner { try box.unkeyed!.encode(99) }, #"{"root":[[0,99,5]]}"#),
       (inner { try box.unkeyed!.encode(box.unkeyed!.count) }, #"{"root":[[0,1,5]]}"#),
@@ -1123,6 +1143,7 @@ extension FoundationParityTests {
 
   @Test func aCustomStrategyThatWritesIntoItsObjectAndFailsMakesEncodeThrowThoughCaught() throws {
     let box = ContainerBox()
+    defer { box.empty() }
     let configure = customDatesAndData { encoder in
       try Self.writeD(encoder)
       try box.keyed!.encode(99, forKey: Key("z"))
@@ -1145,6 +1166,7 @@ extension FoundationParityTests {
     // Nothing catches the failure of the value that wrote into its
     // object, or of a later one: both encoders throw that error.
     let box = ContainerBox()
+    defer { box.empty() }
     let failing = inner {
       try box.keyed!.encode(99, forKey: Key("z"))
       throw Refusal()
@@ -1226,6 +1248,7 @@ extension FoundationParityTests {
     // `superEncoder(forKey:)`, whose value it adds when the encoder is
     // released: after the value's write under the same key.
     let box = ContainerBox()
+    defer { box.empty() }
     let value = Counted { encoder in
       var container = encoder.container(keyedBy: Key.self)
       box.keyed = container
@@ -1239,6 +1262,7 @@ extension FoundationParityTests {
 
   @Test func aValueEncodedThroughASuperEncoderThatWritesUnderItsKeyMakesEncodeThrow() throws {
     let box = ContainerBox()
+    defer { box.empty() }
     let child = Counted(writingUnderItsOwnKey(box))
     let value = Counted { encoder in
       var container = encoder.container(keyedBy: Key.self)
@@ -1266,6 +1290,7 @@ extension FoundationParityTests {
     throws
   {
     let box = ContainerBox()
+    defer { box.empty() }
     let child = Counted(writingUnderItsOwnKey(box))
     let value = Counted { encoder in
       var container = encoder.container(keyedBy: Key.self)
@@ -1312,6 +1337,7 @@ extension FoundationParityTests {
 
   @Test func superEncodersUsedWithoutASecondWriteUnderTheirKeyMatchFoundationByteForByte() {
     let box = ContainerBox()
+    defer { box.empty() }
     let child = Counted { encoder in
       var own = encoder.container(keyedBy: Key.self)
       try own.encode(1, forKey: Key("inner"))
@@ -1356,6 +1382,7 @@ extension FoundationParityTests {
     ]
     for releasesFirstOneFirst in [true, false] {
       let box = ContainerBox()
+      defer { box.empty() }
       let value = Counted { encoder in
         var container = encoder.unkeyedContainer()
         box.encoder = container.superEncoder()
@@ -1381,6 +1408,7 @@ extension FoundationParityTests {
     // Foundation inserts an unkeyed super encoder's value, when the encoder
     // is released, at the index it had when asked for: where JSONKit puts it.
     let box = ContainerBox()
+    defer { box.empty() }
     let child = Counted { encoder in
       try box.unkeyed!.encode(98)
       var own = encoder.container(keyedBy: Key.self)
