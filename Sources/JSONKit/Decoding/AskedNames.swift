@@ -13,27 +13,21 @@
 /// SIGN, which Swift holds equal to it) and remembered.
 struct AskedNames {
   private struct Entry {
-    var hash: UInt32
     /// The name id, or ``KeyNames/none``.
     var nameID: UInt32
     /// For ``KeyNames/none``: how many keys were named when it was found,
     /// since a name no key had may come with keys named later.
     var namedCount: Int
-    var start: Int
-    var length: Int
     /// The entry of the name asked for next, in the same object, the last
     /// time, or -1.
     var successor: Int
   }
 
-  /// Open-addressed table of `entry index + 1`, 0 meaning empty; its size is
-  /// a power of two.
-  private var slots = [UInt32](repeating: 0, count: 64)
+  /// Every name's bytes; an entry's index is its id there.
+  private var table = ByteStringTable()
   private var entries: [Entry] = []
   /// Per entry, the name as it was asked for.
   private var names: [String] = []
-  /// Every name's bytes, end to end.
-  private var bytes: [UInt8] = []
   /// Per kind of coding key (hashed into a few slots), the entry of the
   /// name asked for first in an object the last time.
   private var firsts = [Int](repeating: -1, count: AskedNames.firstSlots)
@@ -109,44 +103,12 @@ struct AskedNames {
   /// (not yet named: `namedCount` -1) if new.
   private mutating func entry(of key: UnsafePointer<UInt8>, length: Int, _ name: String) -> Int {
     let hash = KeyCache.hash(key, length: length)
-    let mask = slots.count - 1
-    var slot = Int(truncatingIfNeeded: hash) & mask
-    while true {
-      let entry = slots[slot]
-      if entry == 0 { break }
-      let index = Int(entry - 1)
-      let candidate = entries[index]
-      if candidate.hash == hash, candidate.length == length, matches(candidate, key) {
-        return index
-      }
-      slot = (slot + 1) & mask
-    }
-    if entries.count >= Self.nameLimit || bytes.count + length > Self.byteLimit {
+    if let index = table.id(of: key, length: length, hash: hash) { return index }
+    if table.count >= Self.nameLimit || table.byteCount + length > Self.byteLimit {
       self = AskedNames()
     }
-    entries.append(
-      Entry(
-        hash: hash, nameID: KeyNames.none, namedCount: -1, start: bytes.count, length: length,
-        successor: -1))
+    entries.append(Entry(nameID: KeyNames.none, namedCount: -1, successor: -1))
     names.append(name)
-    bytes.append(contentsOf: UnsafeBufferPointer(start: key, count: length))
-    let grown = entries.count * 2 > slots.count
-    if grown { slots = [UInt32](repeating: 0, count: slots.count * 2) }
-    let slotMask = slots.count - 1
-    for index in grown ? entries.indices : entries.count - 1..<entries.count {
-      var slot = Int(truncatingIfNeeded: entries[index].hash) & slotMask
-      while slots[slot] != 0 { slot = (slot + 1) & slotMask }
-      slots[slot] = UInt32(index + 1)
-    }
-    return entries.count - 1
-  }
-
-  @inline(__always)
-  private func matches(_ entry: Entry, _ key: UnsafePointer<UInt8>) -> Bool {
-    bytes.withUnsafeBufferPointer { stored in
-      // `entry.start + entry.length` is within `bytes`.
-      ByteComparison.equal(
-        stored.baseAddress.unsafelyUnwrapped + entry.start, key, count: entry.length)
-    }
+    return table.add(key, length: length, hash: hash)
   }
 }

@@ -6,16 +6,14 @@
 /// candidate's: a hash match alone never counts as a hit, so two keys whose
 /// hashes collide still get distinct ids.
 struct KeyCache {
-  /// Open-addressed table of `id + 1`, 0 meaning empty; its size is a power of two.
-  private var slots: [UInt32]
-  /// Per id: where its bytes are, its hash, and the key that followed it.
+  /// Every key's bytes, by id.
+  private var table = ByteStringTable()
+  /// Per id: the key that followed it, and whether it is verbatim.
   private var records: [Record] = []
   /// The id of the key interned last in the current document, or `noKey`.
   private var previous = KeyCache.noKey
   /// The id of the first key of the last document, or `noKey`.
   private var firstKey = KeyCache.noKey
-  /// Every key's bytes, end to end.
-  private var bytes: [UInt8] = []
   /// Per id: the key as a `String`.
   private(set) var strings: [String] = []
   /// Per id: the id of the first key equal to it as a `String`. Distinct
@@ -32,10 +30,6 @@ struct KeyCache {
 
   /// What the cache knows of one key besides its `String`.
   private struct Record {
-    /// Where the key's bytes start in `bytes`, and how many there are.
-    var start: Int
-    var length: Int
-    var hash: UInt32
     /// The id of the key interned right after this one the last time, or
     /// `noKey`.
     var successor: UInt32
@@ -49,15 +43,13 @@ struct KeyCache {
   /// key not yet followed by one.
   static let noKey = UInt32.max
 
-  init() {
-    slots = Array(repeating: 0, count: 64)
-  }
+  init() {}
 
   /// The number of distinct keys.
   var count: Int { strings.count }
 
   /// Whether the cache has grown beyond what it keeps between documents.
-  var isOversized: Bool { strings.count > Self.keyLimit || bytes.count > Self.byteLimit }
+  var isOversized: Bool { strings.count > Self.keyLimit || table.byteCount > Self.byteLimit }
 
   /// Forgets every key.
   mutating func removeAll() {
@@ -85,13 +77,13 @@ struct KeyCache {
   ) -> (id: UInt32, length: Int)? {
     let predicted = previous == Self.noKey ? firstKey : records[Int(previous)].successor
     guard predicted != Self.noKey else { return nil }
-    let record = records[Int(predicted)]
-    guard record.isVerbatim, record.length < end - start,
-      input[start + record.length] == UInt8(ascii: "\""),
-      matches(record, input + start)
+    let length = table.length(of: Int(predicted))
+    guard records[Int(predicted)].isVerbatim, length < end - start,
+      input[start + length] == UInt8(ascii: "\""),
+      table.matches(Int(predicted), input + start)
     else { return nil }
     previous = predicted
-    return (predicted, record.length)
+    return (predicted, length)
   }
 
   /// The id of the key whose UTF-8 bytes are `key[0..<length]`, adding it if new.
@@ -110,44 +102,18 @@ struct KeyCache {
   @inline(__always)
   private mutating func lookUp(_ key: UnsafePointer<UInt8>, length: Int) -> UInt32 {
     let hash = Self.hash(key, length: length)
-    let mask = slots.count - 1
-    var slot = Int(truncatingIfNeeded: hash) & mask
-    while true {
-      let entry = slots[slot]
-      if entry == 0 { break }
-      let record = records[Int(entry - 1)]
-      if record.hash == hash, record.length == length, matches(record, key) {
-        return entry - 1
-      }
-      slot = (slot + 1) & mask
-    }
-    return insert(key, length: length, hash: hash, slot: slot)
-  }
-
-  /// Whether the stored bytes of `record` equal the same number at `key`.
-  @inline(__always)
-  private func matches(_ record: Record, _ key: UnsafePointer<UInt8>) -> Bool {
-    bytes.withUnsafeBufferPointer { stored in
-      // `record.start + record.length` is within `bytes`.
-      ByteComparison.equal(
-        stored.baseAddress.unsafelyUnwrapped + record.start, key, count: record.length)
-    }
+    if let id = table.id(of: key, length: length, hash: hash) { return UInt32(id) }
+    return insert(key, length: length, hash: hash)
   }
 
   @inline(never)
-  private mutating func insert(
-    _ key: UnsafePointer<UInt8>, length: Int, hash: UInt32, slot: Int
-  ) -> UInt32 {
-    let id = UInt32(strings.count)
+  private mutating func insert(_ key: UnsafePointer<UInt8>, length: Int, hash: UInt32) -> UInt32 {
+    let id = UInt32(table.add(key, length: length, hash: hash))
     let keyBytes = UnsafeBufferPointer(start: key, count: length)
     let isVerbatim = !keyBytes.contains {
       $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") || $0 < 0x20
     }
-    records.append(
-      Record(
-        start: bytes.count, length: length, hash: hash, successor: Self.noKey,
-        isVerbatim: isVerbatim))
-    bytes.append(contentsOf: keyBytes)
+    records.append(Record(successor: Self.noKey, isVerbatim: isVerbatim))
     // The scanner hands over only validated (or repaired) UTF-8.
     let string = String(decoding: keyBytes, as: UTF8.self)
     strings.append(string)
@@ -157,19 +123,7 @@ struct KeyCache {
       idsByString[string] = id
       canonicalIDs.append(id)
     }
-    slots[slot] = id + 1
-    if strings.count * 2 > slots.count { rehash(capacity: slots.count * 2) }
     return id
-  }
-
-  private mutating func rehash(capacity: Int) {
-    slots = Array(repeating: 0, count: capacity)
-    let mask = capacity - 1
-    for id in records.indices {
-      var slot = Int(records[id].hash) & mask
-      while slots[slot] != 0 { slot = (slot + 1) & mask }
-      slots[slot] = UInt32(id + 1)
-    }
   }
 
   /// A fast, well-mixing hash of a short byte string (keys are mostly under
