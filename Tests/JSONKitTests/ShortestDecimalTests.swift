@@ -134,32 +134,31 @@ struct ShortestDecimalTests {
 
   @Test func randomDoubleBitPatternsAreWrittenAsDescriptionWritesThem() {
     var random = SplitMix64(seed: 0x5C4B_F0AC)
-    var checked = 0
-    var mismatches = 0
-    while checked < 200_000 {
-      let value = Double(bitPattern: random.next())
-      guard value.isFinite else { continue }
-      checked += 1
-      if Self.written(value) != Self.described(value) {
-        mismatches += 1
-        #expect(Self.written(value) == Self.described(value), "\(value.bitPattern)")
-        if mismatches > 20 { break }
-      }
-    }
-    #expect(mismatches == 0)
+    Self.expectWrittenAsDescribed(
+      { Double(bitPattern: random.next()) }, written: Self.written, described: Self.described)
   }
 
   @Test func randomFloatBitPatternsAreWrittenAsDescriptionWritesThem() {
     var random = SplitMix64(seed: 0xF10A_75C4)
+    Self.expectWrittenAsDescribed(
+      { Float(bitPattern: UInt32(truncatingIfNeeded: random.next())) }, written: Self.written,
+      described: Self.described)
+  }
+
+  /// Checks 200,000 finite values from `next`, reporting at most about twenty
+  /// mismatches by bit pattern.
+  private static func expectWrittenAsDescribed<Value: BinaryFloatingPoint>(
+    _ next: () -> Value, written: (Value) -> String, described: (Value) -> String
+  ) {
     var checked = 0
     var mismatches = 0
     while checked < 200_000 {
-      let value = Float(bitPattern: UInt32(truncatingIfNeeded: random.next()))
+      let value = next()
       guard value.isFinite else { continue }
       checked += 1
-      if Self.written(value) != Self.described(value) {
+      if written(value) != described(value) {
         mismatches += 1
-        #expect(Self.written(value) == Self.described(value), "\(value.bitPattern)")
+        #expect(written(value) == described(value), "\(value)")
         if mismatches > 20 { break }
       }
     }
