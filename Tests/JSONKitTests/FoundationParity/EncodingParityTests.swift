@@ -32,6 +32,21 @@ private enum EncodingOutcome: Equatable, CustomStringConvertible {
     return self
   }
 
+  /// Expects the outcome to be `invalidValue` at `path`, its message
+  /// holding each of `phrases`.
+  func expectInvalidValue(
+    at path: [any CodingKey], saying phrases: [String], sourceLocation: SourceLocation
+  ) {
+    guard case .invalidValue(let actualPath, let message) = self else {
+      Issue.record("expected invalidValue, got \(self)", sourceLocation: sourceLocation)
+      return
+    }
+    #expect(actualPath == ParityPath(path), sourceLocation: sourceLocation)
+    for phrase in phrases {
+      #expect(message.contains(phrase), "\(message)", sourceLocation: sourceLocation)
+    }
+  }
+
   var description: String {
     switch self {
     case .bytes(let text): text
@@ -357,15 +372,8 @@ extension FoundationParityTests {
     naming words: [String], sourceLocation: SourceLocation = #_sourceLocation
   ) {
     let value = Counted(body)
-    let outcome = EncodingOutcome { try JKEncoder().encode(["root": [value]]) }
-    guard case .invalidValue(let actualPath, let message) = outcome else {
-      Issue.record("expected invalidValue, got \(outcome)", sourceLocation: sourceLocation)
-      return
-    }
-    #expect(actualPath == ParityPath(path), sourceLocation: sourceLocation)
-    for word in words {
-      #expect(message.contains(word), "\(message)", sourceLocation: sourceLocation)
-    }
+    EncodingOutcome { try JKEncoder().encode(["root": [value]]) }
+      .expectInvalidValue(at: path, saying: words, sourceLocation: sourceLocation)
     #expect(value.calls == 1, sourceLocation: sourceLocation)
   }
 
@@ -840,15 +848,10 @@ extension FoundationParityTests {
     configure(foundation, jsonKit)
     let theirs = String(decoding: try foundation.encode(["root": [value()]]), as: UTF8.self)
     #expect(theirs == expected, sourceLocation: sourceLocation)
-    let outcome = EncodingOutcome { try jsonKit.encode(["root": [value()]]) }
-    guard case .invalidValue(let actualPath, let message) = outcome else {
-      Issue.record("expected invalidValue, got \(outcome)", sourceLocation: sourceLocation)
-      return
-    }
-    #expect(actualPath == ParityPath(path), sourceLocation: sourceLocation)
-    #expect(
-      message.contains("the container it is being encoded into"), "\(message)",
-      sourceLocation: sourceLocation)
+    EncodingOutcome { try jsonKit.encode(["root": [value()]]) }
+      .expectInvalidValue(
+        at: path, saying: ["the container it is being encoded into"],
+        sourceLocation: sourceLocation)
   }
 
   /// A value that writes `{"inner":1}` after running `before`.
@@ -1220,15 +1223,10 @@ extension FoundationParityTests {
     for formatting in comparedFormattings {
       let jsonKit = JKEncoder()
       jsonKit.outputFormatting = formatting
-      let outcome = EncodingOutcome { try jsonKit.encode(["root": [value()]]) }
-      guard case .invalidValue(let actualPath, let message) = outcome else {
-        Issue.record("expected invalidValue, got \(outcome)", sourceLocation: sourceLocation)
-        return
-      }
-      #expect(actualPath == ParityPath(path), sourceLocation: sourceLocation)
-      #expect(
-        message.contains("after a super encoder was asked for under it"), "\(message)",
-        sourceLocation: sourceLocation)
+      EncodingOutcome { try jsonKit.encode(["root": [value()]]) }
+        .expectInvalidValue(
+          at: path, saying: ["after a super encoder was asked for under it"],
+          sourceLocation: sourceLocation)
     }
   }
 
