@@ -102,6 +102,12 @@ struct ArrayElementStreamTests {
     #expect(outcome.elements == [1, [2], "/*"])
     #expect(await values(text, every: 1).parseError?.kind == .unexpectedCharacter)
     #expect(await values("[1] /* open", options: .comments).parseError?.kind == .unterminated)
+    // A '/' that begins no comment is placed at itself however the text is cut.
+    for size in 1...3 {
+      let stray = await values("[1] /x", options: .comments, every: size).parseError
+      #expect(stray?.offset == 4)
+      #expect(stray?.column == 5)
+    }
   }
 
   @Test("Text after the array is ignored only with permitTextAfterValidJSON, never inside it")

@@ -28,6 +28,8 @@ struct ArrayElementFramer: RecordFramer {
   private var stage = Stage.beforeArray
   private var comment = Comment.none
   private var commentStart = 0
+  private var commentLine = 1
+  private var commentColumn = 1
   /// Bytes before this stream offset have been looked at.
   private var scanned = 0
 
@@ -53,7 +55,11 @@ struct ArrayElementFramer: RecordFramer {
     permitsTextAfterArray = options.contains(.permitTextAfterValidJSON)
   }
 
-  var pendingStart: Int { stage == .inElement ? elementStart : scanned }
+  var pendingStart: Int {
+    if stage == .inElement { return elementStart }
+    // A '/' that may not begin a comment is reported with what follows it.
+    return comment == .slash ? commentStart : scanned
+  }
 
   mutating func willDiscard(in buffer: StreamBuffer, upTo offset: Int) {
     if counted < offset { _ = column(at: offset, in: buffer) }
@@ -128,8 +134,7 @@ struct ArrayElementFramer: RecordFramer {
           if depth == 0 { return finishElement(at: origin + position + 1) }
         case 0x0A, 0x0D: noteLineBreak(byte, at: origin + position)
         case UInt8(ascii: "/") where allowsComments:
-          comment = .slash
-          commentStart = origin + position
+          openComment(at: origin + position, in: buffer)
         default: break
         }
         position += 1
@@ -142,8 +147,7 @@ struct ArrayElementFramer: RecordFramer {
           continue
         }
         if byte == UInt8(ascii: "/"), allowsComments {
-          comment = .slash
-          commentStart = origin + position
+          openComment(at: origin + position, in: buffer)
           position += 1
           continue
         }
@@ -214,6 +218,15 @@ struct ArrayElementFramer: RecordFramer {
     }
   }
 
+  /// Notes a `/` that may begin a comment, and its place, which an error
+  /// about the comment names once the bytes are gone.
+  private mutating func openComment(at offset: Int, in buffer: StreamBuffer) {
+    comment = .slash
+    commentStart = offset
+    commentLine = line
+    commentColumn = column(at: offset, in: buffer)
+  }
+
   /// Takes a byte inside a comment (or just after a `/`); returns whether
   /// it was consumed.
   private mutating func advanceComment(_ byte: UInt8, at position: Int, in buffer: StreamBuffer)
@@ -257,7 +270,8 @@ struct ArrayElementFramer: RecordFramer {
     switch comment {
     case .block, .blockStar:
       throw failure(
-        .unterminated, "a '/*' comment is never closed", at: commentStart, in: buffer)
+        .unterminated, "a '/*' comment is never closed", at: commentStart, in: buffer,
+        place: (commentLine, commentColumn))
     case .slash where stage != .inElement:
       throw strayCommentSlash(in: buffer)
     default:
@@ -294,7 +308,7 @@ struct ArrayElementFramer: RecordFramer {
   private mutating func strayCommentSlash(in buffer: StreamBuffer) -> JKParseError {
     failure(
       .unexpectedCharacter, "expected a comment after '/', found \(describe(0x2F))",
-      at: commentStart, in: buffer)
+      at: commentStart, in: buffer, place: (commentLine, commentColumn))
   }
 
   // MARK: - Bytes
@@ -350,13 +364,17 @@ struct ArrayElementFramer: RecordFramer {
     return columnsBefore + 1
   }
 
+  /// The error at `offset`, on the current line unless `place` says
+  /// where.
   private mutating func failure(
-    _ kind: JKParseError.Kind, _ message: String, at offset: Int, in buffer: StreamBuffer
+    _ kind: JKParseError.Kind, _ message: String, at offset: Int, in buffer: StreamBuffer,
+    place: (line: Int, column: Int)? = nil
   ) -> JKParseError {
-    let column = column(at: Swift.min(offset, buffer.end), in: buffer)
-    let from = Swift.max(buffer.origin, offset - SourcePosition.excerptRadius)
-    let window = buffer.bytes(
-      from: from, to: Swift.min(buffer.end, offset + SourcePosition.excerptRadius))
+    let (line, column) = place ?? (line, column(at: Swift.min(offset, buffer.end), in: buffer))
+    let from = Swift.min(
+      Swift.max(buffer.origin, offset - SourcePosition.excerptRadius), buffer.end)
+    let to = Swift.max(from, Swift.min(buffer.end, offset + SourcePosition.excerptRadius))
+    let window = buffer.bytes(from: from, to: to)
     let excerpt = SourcePosition(offset: offset - from, in: window).excerpt
     return JKParseError(
       kind, message, offset: offset, line: line, column: column, excerpt: excerpt)
