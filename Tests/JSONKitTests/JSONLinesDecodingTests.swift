@@ -155,4 +155,15 @@ struct JSONLinesDecodingTests {
     #expect(
       await StreamOutcome(JKDecoder().decodeLines(Point.self, from: asSlices)).elements == expected)
   }
+
+  @Test("Records can be read on the main actor")
+  @MainActor
+  func mainActor() async throws {
+    var points: [Point] = []
+    let chunks = ChunkedBytes(Array("{\"x\":1,\"y\":2}\n".utf8), every: 4)
+    for try await point in JKDecoder().decodeLines(Point.self, from: chunks) {
+      points.append(point)
+    }
+    #expect(points == [Point(x: 1, y: 2)])
+  }
 }
