@@ -10,6 +10,7 @@ enum FormatCommand {
     usage: [
       "jsonkit format [OPTIONS] [FILE | -]",
       "jsonkit format [OPTIONS] --in-place FILE...",
+      "jsonkit format --lines [OPTIONS] [FILE | -]",
     ],
     discussion: """
       Parses FILE (standard input when there is none, or for '-') and writes
@@ -24,6 +25,12 @@ enum FormatCommand {
       original's permissions and is renamed over it, so the original is never
       left half-written. A FILE that is not valid is reported as by
       'jsonkit validate' and left untouched, as is one already formatted.
+
+      With --lines the input is JSON Lines, read in chunks: each record is
+      written compactly on a line of its own, blank lines are dropped, and the
+      first bad line is reported as by 'jsonkit validate' and ends the output
+      with exit status 1. --pretty cannot be used with --lines, since a JSON
+      Lines record must stay on one line.
       """,
     groups: [
       OptionGroup(
@@ -35,6 +42,7 @@ enum FormatCommand {
           .flag("--escape-slashes", "Write '/' as '\\/', as Foundation does."),
           .flag("--no-escape-slashes", "Write '/' as it is (the default)."),
           .flag("--in-place", "Replace each FILE rather than print it."),
+          .flag("--lines", "Read and write JSON Lines, one record per line."),
         ]),
       ParseSettings.group,
     ],
@@ -44,6 +52,14 @@ enum FormatCommand {
     let settings = try ParseSettings(arguments)
     let formatting = outputFormatting(arguments)
     var operands = arguments.operands
+    if arguments.has("--lines") {
+      guard !arguments.has("--pretty") else {
+        throw .usage("--pretty cannot be used with --lines: a JSON Lines record stays on one line")
+      }
+      guard !arguments.has("--in-place") else {
+        throw .usage("--in-place cannot be used with --lines")
+      }
+    }
     if arguments.has("--in-place") {
       guard !operands.isEmpty else { throw .usage("--in-place needs at least one FILE") }
       guard !operands.contains("-") else {
@@ -60,7 +76,9 @@ enum FormatCommand {
     for operand in operands {
       do throws(ToolError) {
         let input = InputFile(operand: operand)
-        if arguments.has("--in-place") {
+        if arguments.has("--lines") {
+          try formatLines(input, settings, formatting)
+        } else if arguments.has("--in-place") {
           try formatInPlace(input, settings, formatting)
         } else {
           let (_, output) = try format(input, settings, formatting)
@@ -123,5 +141,42 @@ enum FormatCommand {
       && original.starts(with: output)
     guard !alreadyFormatted else { return }
     try OutputFile.replace(input.operand, with: [output, lineBreak])
+  }
+
+  /// Writes each record of a JSON Lines input compactly on its own line,
+  /// until the first bad line.
+  private static func formatLines(
+    _ input: InputFile, _ settings: ParseSettings, _ formatting: JKOutputFormatting
+  ) throws(ToolError) {
+    let reader = LineReader(input: input)
+    var output = Data()
+    try ProgressLine.during("formatting \(input.displayName)", counting: reader.progress) {
+      () throws(ToolError) in
+      try reader.forEachLine { line, number throws(ToolError) in
+        let value: JSONValue
+        do throws(JKParseError) {
+          value = try JSONValue(
+            parsing: line, options: settings.options, maxDepth: settings.maxDepth)
+        } catch  where error.kind == .emptyInput {
+          return true
+        } catch {
+          try OutputFile.writeStandardOutput([output])
+          throw .invalid(error, in: input.displayName, line: number)
+        }
+        do {
+          output += try value.jsonData(options: formatting)
+          output.append(0x0A)
+        } catch {
+          throw ToolError(
+            status: .invalidInput, message: "cannot write \(input.displayName): \(error)")
+        }
+        if output.count >= 1 << 20 {
+          try OutputFile.writeStandardOutput([output])
+          output.removeAll(keepingCapacity: true)
+        }
+        return true
+      }
+    }
+    try OutputFile.writeStandardOutput([output])
   }
 }

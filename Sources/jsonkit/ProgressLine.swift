@@ -15,20 +15,25 @@ final class ProgressLine: @unchecked Sendable {
   static let isEnabled = SystemCalls.isTerminal(2)
 
   private let message: String
+  private let count: ProgressCount?
   private let start = ContinuousClock.now
   private let lock = NSLock()
   private var finished = false
   private var shown = false
 
-  private init(_ message: String) {
+  private init(_ message: String, count: ProgressCount?) {
     self.message = message
+    self.count = count
   }
 
-  /// Runs `body`, with `message` and the seconds elapsed on standard error
-  /// from the first second on, updated every second.
-  static func during<R, E: Error>(_ message: String, _ body: () throws(E) -> R) throws(E) -> R {
+  /// Runs `body`, with `message`, the bytes `count` has counted (if any)
+  /// and the seconds elapsed on standard error from the first second on,
+  /// updated every second.
+  static func during<R, E: Error>(
+    _ message: String, counting count: ProgressCount? = nil, _ body: () throws(E) -> R
+  ) throws(E) -> R {
     guard isEnabled else { return try body() }
-    let line = ProgressLine(message)
+    let line = ProgressLine(message, count: count)
     line.scheduleTick()
     defer { line.finish() }
     return try body()
@@ -45,7 +50,8 @@ final class ProgressLine: @unchecked Sendable {
     shown = true
     let seconds = (ContinuousClock.now - start).components.seconds
     // Carriage return and "erase to end of line" redraw the line in place.
-    Console.writeError("\r\u{1B}[Kjsonkit: \(message)… \(seconds) s")
+    let counted = count.map { ", \($0.megabytes) read" } ?? ""
+    Console.writeError("\r\u{1B}[Kjsonkit: \(message)… \(seconds) s\(counted)")
     scheduleTick()
   }
 

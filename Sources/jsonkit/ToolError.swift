@@ -40,11 +40,19 @@ struct ToolError: Error {
     ToolError(status: .invalidInput, message: error.diagnostic(in: fileName))
   }
 
+  /// An error in line `line` of a JSON Lines input, which was read alone.
+  static func invalid(_ error: JKParseError, in fileName: String, line: Int) -> ToolError {
+    ToolError(
+      status: .invalidInput,
+      message: "\(fileName):\(line + error.line - 1):\(error.column): \(error.message)")
+  }
+
   /// Prints the error as one line on standard error: a diagnostic about
   /// the input as it is, anything else after `jsonkit COMMAND: `.
   func report(command: String? = nil) {
     if status == .invalidInput {
-      Console.writeError("\(message)\n")
+      // Empty when each problem has been reported already.
+      if !message.isEmpty { Console.writeError("\(message)\n") }
       return
     }
     let prefix = command.map { "jsonkit \($0)" } ?? "jsonkit"

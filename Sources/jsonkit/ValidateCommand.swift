@@ -7,7 +7,7 @@ enum ValidateCommand {
   static let command = Command(
     name: "validate",
     summary: "Check that files are JSON that JSONKit accepts.",
-    usage: ["jsonkit validate [OPTIONS] FILE..."],
+    usage: ["jsonkit validate [OPTIONS] FILE...", "jsonkit validate --lines [OPTIONS] FILE..."],
     discussion: """
       Prints nothing and exits with 0 when every FILE is valid. Each invalid
       FILE gets one line on standard error, FILE:LINE:COLUMN: message, the form
@@ -15,8 +15,17 @@ enum ValidateCommand {
       then 1. A FILE that cannot be read is reported the same way as a wrong
       option, with exit status 2, after the other files have been checked.
       Lines and columns count from 1; columns count Unicode characters.
+
+      With --lines each FILE is JSON Lines: one value per line, blank lines
+      skipped. Every bad line gets its own FILE:LINE:COLUMN: message, and the
+      file is read in chunks, so that a file larger than memory can be checked.
       """,
-    groups: [ParseSettings.group],
+    groups: [
+      OptionGroup(
+        title: "INPUT OPTIONS",
+        options: [.flag("--lines", "Each FILE is JSON Lines: check every line.")]),
+      ParseSettings.group,
+    ],
     run: run)
 
   private static func run(_ arguments: Arguments) throws(ToolError) -> ExitStatus {
@@ -27,7 +36,11 @@ enum ValidateCommand {
     var status = ExitStatus.success
     for operand in arguments.operands {
       do throws(ToolError) {
-        try validate(InputFile(operand: operand), settings)
+        if arguments.has("--lines") {
+          try validateLines(InputFile(operand: operand), settings)
+        } else {
+          try validate(InputFile(operand: operand), settings)
+        }
       } catch {
         error.report(command: command.name)
         status = max(status, error.status)
@@ -46,5 +59,26 @@ enum ValidateCommand {
         throw .invalid(error, in: input.displayName)
       }
     }
+  }
+
+  /// Checks every line of a JSON Lines input, reporting each bad one.
+  private static func validateLines(_ input: InputFile, _ settings: ParseSettings)
+    throws(ToolError)
+  {
+    let reader = LineReader(input: input)
+    var invalid = false
+    try ProgressLine.during("validating \(input.displayName)", counting: reader.progress) {
+      () throws(ToolError) in
+      try reader.forEachLine { line, number throws(ToolError) in
+        do throws(JKParseError) {
+          try JSONValue.validate(line, options: settings.options, maxDepth: settings.maxDepth)
+        } catch  where error.kind != .emptyInput {
+          ToolError.invalid(error, in: input.displayName, line: number).report()
+          invalid = true
+        } catch {}
+        return true
+      }
+    }
+    if invalid { throw ToolError(status: .invalidInput, message: "") }
   }
 }

@@ -397,6 +397,68 @@
       #expect(run.errorLines.count == 1)
     }
 
+    // MARK: - JSON Lines
+
+    @Test func validateLinesReportsEveryBadLineAtItsLineAndColumn() throws {
+      let directory = try TemporaryDirectory()
+      defer { directory.remove() }
+      try directory.write(
+        "{\"a\": 1}\n\n[1, 2]\r\n{\"b\": tru}\n  \"x\" 1\n\"é😀\", x\n[3]", to: "log.jsonl")
+      let run = try JSONKitTool.run(["validate", "--lines", "log.jsonl"], in: directory.url)
+      #expect(run.status == 1)
+      #expect(run.output.isEmpty)
+      #expect(
+        run.errorLines == [
+          "log.jsonl:4:7: invalid literal, expected 'true'",
+          "log.jsonl:5:7: unexpected '1' after the value",
+          "log.jsonl:6:5: unexpected ',' after the value",
+        ])
+    }
+
+    /// Lines that straddle the tool's 1 MiB reads are read whole.
+    @Test func validateLinesReadsAFileLargerThanOneReadInChunks() throws {
+      let directory = try TemporaryDirectory()
+      defer { directory.remove() }
+      let record = "{\"id\":12345,\"text\":\"\(String(repeating: "é", count: 500))\"}\n"
+      let count = 3 * (1 << 20) / record.utf8.count
+      try directory.write(
+        String(repeating: record, count: count) + "[1,]\n" + record, to: "big.jsonl")
+      let run = try JSONKitTool.run(["validate", "--lines", "big.jsonl"], in: directory.url)
+      #expect(run.status == 1)
+      #expect(run.errorLines == ["big.jsonl:\(count + 1):4: expected a value, found ']'"])
+    }
+
+    @Test func formatLinesWritesEachRecordCompactlyOnItsOwnLine() throws {
+      let directory = try TemporaryDirectory()
+      defer { directory.remove() }
+      let text = "{ \"b\": 1, \"a\": [1, 2] }\r\n\n  \"a/b\"  \n[ ]"
+      try directory.write(text, to: "in.jsonl")
+      let run = try JSONKitTool.run(
+        ["format", "--lines", "--sort-keys", "in.jsonl"], in: directory.url)
+      #expect(run.status == 0)
+      #expect(run.error.isEmpty)
+      let values = try JKDecoder().decodeLines(JSONValue.self, from: Data(text.utf8))
+      let encoder = JKEncoder()
+      encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+      #expect(run.outputData == (try encoder.encodeLines(values)))
+    }
+
+    @Test func formatLinesStopsAtTheFirstBadLine() throws {
+      let run = try JSONKitTool.run(
+        ["format", "--lines", "-"], input: Data("[1]\n[2,]\n[3]\n".utf8))
+      #expect(run.status == 1)
+      #expect(run.output == "[1]\n")
+      #expect(run.errorLines == ["<stdin>:2:4: expected a value, found ']'"])
+    }
+
+    @Test func formatLinesRefusesPrettyPrinting() throws {
+      let run = try JSONKitTool.run(
+        ["format", "--lines", "--pretty", "-"], input: Data("[1]".utf8))
+      #expect(run.status == 2)
+      #expect(run.output.isEmpty)
+      #expect(run.error.contains("--pretty cannot be used with --lines"))
+    }
+
     // MARK: - format --in-place
 
     @Test func inPlaceReplacesTheFileAndKeepsItsPermissions() throws {

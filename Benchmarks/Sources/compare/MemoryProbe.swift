@@ -51,7 +51,7 @@ enum MemoryProbe {
 
   /// Sets the process's peak resident size to its current one (Linux 4.0 and later);
   /// where that is refused, the peak so far stays, which the input's loading has set.
-  private static func resetPeak() {
+  static func resetPeak() {
     if let handle = FileHandle(forWritingAtPath: "/proc/self/clear_refs") {
       try? handle.write(contentsOf: Data("5".utf8))
       try? handle.close()
@@ -59,7 +59,7 @@ enum MemoryProbe {
   }
 
   /// A `kB` figure of `/proc/self/status`, such as `VmHWM`.
-  private static func kilobytes(_ field: String) throws -> Int {
+  static func kilobytes(_ field: String) throws -> Int {
     let status = try String(contentsOfFile: "/proc/self/status", encoding: .utf8)
     for line in status.split(separator: "\n") where line.hasPrefix(field + ":") {
       if let value = Int(

@@ -201,13 +201,26 @@ public final class JKDecoder: @unchecked Sendable {
     }
   }
 
+  /// Decodes one record of a stream, with `adjust` applied to this call's
+  /// options (an array element is read without the options that concern
+  /// the whole document).
+  func decodeRecord<T: Decodable>(
+    _ type: T.Type, from bytes: UnsafeRawBufferPointer, adjust: (inout Options) -> Void
+  ) throws -> T {
+    try withRootDecoder(bytes, adjust: adjust) { decoder in
+      try decoder.session.unwrap(type, at: 0, path: [])
+    }
+  }
+
   /// Scans `bytes` and runs `body` with a decoder for the root value. The
   /// scan context goes back to the cache pool unless a decoded value kept a
   /// decoder, in which case the session takes ownership of its input copy.
   private func withRootDecoder<R>(
-    _ bytes: UnsafeRawBufferPointer, _ body: (TapeDecoder) throws -> R
+    _ bytes: UnsafeRawBufferPointer, adjust: (inout Options) -> Void = { _ in },
+    _ body: (TapeDecoder) throws -> R
   ) throws -> R {
-    let options = withOptions { $0 }
+    var options = withOptions { $0 }
+    adjust(&options)
     let context = contexts.take()
     let configuration = ScanConfiguration(
       options: options.parseOptions, maxDepth: min(options.maxDepth, JSONValue.maxDepthLimit),

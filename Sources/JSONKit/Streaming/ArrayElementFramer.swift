@@ -1,0 +1,382 @@
+/// Frames the elements of one top-level JSON array, a chunk at a time.
+///
+/// It follows only what decides where an element ends: strings and their
+/// escapes, the depth of brackets and braces, comments when they are
+/// allowed, and the commas and whitespace between elements. Everything
+/// else (Unicode, numbers, literals, matching brackets) is the scanner's to
+/// check when it reads the element. Its state lives in the value, so a
+/// chunk may end at any byte, inside a string, an escape or a
+/// multi-byte character.
+///
+/// Lines and columns are counted as it goes (columns in Unicode scalars up
+/// to each element's start), because the bytes before a record are gone by
+/// the time an error inside the record is reported.
+struct ArrayElementFramer: RecordFramer {
+  private enum Stage {
+    case beforeArray, afterOpen, afterComma, inElement, afterElement, afterArray, ignoringRest
+  }
+
+  private enum Comment {
+    case none, slash, line, block, blockStar
+  }
+
+  private let allowsComments: Bool
+  private let extendedWhitespace: Bool
+  private let permitsTextAfterArray: Bool
+  private let maxDepth: Int
+
+  private var stage = Stage.beforeArray
+  private var comment = Comment.none
+  private var commentStart = 0
+  private var commentLine = 1
+  private var commentColumn = 1
+  /// Bytes before this stream offset have been looked at.
+  private var scanned = 0
+
+  private var elementStart = 0
+  private var elementLine = 1
+  private var elementColumn = 1
+  private var index = 0
+  private var depth = 0
+  private var inString = false
+  private var escaped = false
+  private var isScalar = false
+
+  private var line = 1
+  private var lastCarriageReturn = -2
+  /// The Unicode scalars on the current line before `counted`.
+  private var columnsBefore = 0
+  private var counted = 0
+
+  init(options: JKParseOptions, maxDepth: Int) {
+    self.maxDepth = maxDepth
+    allowsComments = options.contains(.comments)
+    extendedWhitespace = options.contains(.unicodeNewlines)
+    permitsTextAfterArray = options.contains(.permitTextAfterValidJSON)
+  }
+
+  var pendingStart: Int {
+    if stage == .inElement { return elementStart }
+    // A '/' that may not begin a comment is reported with what follows it.
+    return comment == .slash ? commentStart : scanned
+  }
+
+  mutating func willDiscard(in buffer: StreamBuffer, upTo offset: Int) {
+    if counted < offset { _ = column(at: offset, in: buffer) }
+  }
+
+  func oversized(limit: Int) -> JKParseError {
+    .recordTooLarge(elementPlace, limit: limit)
+  }
+
+  private var elementPlace: RecordPlace {
+    RecordPlace(
+      kind: .arrayElement, ordinal: index, offset: elementStart, line: elementLine,
+      column: elementColumn)
+  }
+
+  mutating func nextRecord(in buffer: StreamBuffer, atEnd: Bool) throws(JKParseError)
+    -> FramedRecord?
+  {
+    let origin = buffer.origin
+    let base = UnsafePointer(buffer.storage)
+    let end = buffer.count
+    var position = scanned - origin
+    if stage == .beforeArray, scanned == 0 {
+      // A byte order mark, as the scanner skips one, possibly split.
+      let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
+      let held = Swift.min(end, 3)
+      if held > 0, (0..<held).allSatisfy({ base[$0] == bom[$0] }) {
+        if held < 3 {
+          if !atEnd { return nil }
+        } else {
+          position = 3
+        }
+      }
+    }
+    while position < end {
+      let byte = base[position]
+      if comment != .none {
+        if try advanceComment(byte, at: position, in: buffer) { position += 1 }
+        continue
+      }
+      switch stage {
+      case .inElement:
+        if inString {
+          if escaped {
+            escaped = false
+            noteLineBreak(byte, at: origin + position)
+            position += 1
+            continue
+          }
+          position = ScanPrimitives.skipPlainStringBytes(base, from: position, end: end)
+          guard position < end else { break }
+          switch base[position] {
+          case UInt8(ascii: "\\"): escaped = true
+          case UInt8(ascii: "\""):
+            inString = false
+            if depth == 0 { return finishElement(at: origin + position + 1) }
+          default: break
+          }
+          position += 1
+          continue
+        }
+        if isScalar {
+          if isScalarDelimiter(byte) { return finishElement(at: origin + position) }
+          position += 1
+          continue
+        }
+        switch byte {
+        case UInt8(ascii: "\""): inString = true
+        case UInt8(ascii: "["), UInt8(ascii: "{"): depth += 1
+        case UInt8(ascii: "]"), UInt8(ascii: "}"):
+          depth -= 1
+          if depth == 0 { return finishElement(at: origin + position + 1) }
+        case 0x0A, 0x0D: noteLineBreak(byte, at: origin + position)
+        case UInt8(ascii: "/") where allowsComments:
+          openComment(at: origin + position, in: buffer)
+        default: break
+        }
+        position += 1
+      case .ignoringRest:
+        position = end
+      default:
+        if isWhitespace(byte) {
+          noteLineBreak(byte, at: origin + position)
+          position += 1
+          continue
+        }
+        if byte == UInt8(ascii: "/"), allowsComments {
+          openComment(at: origin + position, in: buffer)
+          position += 1
+          continue
+        }
+        try structural(byte, at: origin + position, in: buffer)
+        position += 1
+      }
+    }
+    scanned = origin + position
+    guard atEnd else { return nil }
+    return try finish(in: buffer)
+  }
+
+  /// Takes a byte between elements: the array's opening bracket, a comma,
+  /// the closing bracket, or an element's first byte.
+  private mutating func structural(_ byte: UInt8, at offset: Int, in buffer: StreamBuffer)
+    throws(JKParseError)
+  {
+    switch stage {
+    case .beforeArray:
+      guard byte == UInt8(ascii: "[") else {
+        throw failure(
+          .unexpectedCharacter, "expected '[' to open an array, found \(describe(byte))",
+          at: offset, in: buffer)
+      }
+      guard maxDepth >= 1 else {
+        throw failure(
+          .tooDeeplyNested, "arrays and objects are nested more than \(maxDepth) deep",
+          at: offset, in: buffer)
+      }
+      stage = .afterOpen
+    case .afterOpen, .afterComma:
+      if byte == UInt8(ascii: "]"), stage == .afterOpen {
+        stage = .afterArray
+        return
+      }
+      if byte == UInt8(ascii: "]") {
+        throw failure(
+          .unexpectedCharacter, "expected a value, found \(describe(byte))", at: offset,
+          in: buffer)
+      }
+      elementStart = offset
+      elementLine = line
+      elementColumn = column(at: offset, in: buffer)
+      stage = .inElement
+      escaped = false
+      inString = byte == UInt8(ascii: "\"")
+      depth = byte == UInt8(ascii: "[") || byte == UInt8(ascii: "{") ? 1 : 0
+      isScalar = !inString && depth == 0
+    case .afterElement:
+      switch byte {
+      case UInt8(ascii: ","): stage = .afterComma
+      case UInt8(ascii: "]"): stage = .afterArray
+      default:
+        throw failure(
+          .unexpectedCharacter,
+          "expected ',' or ']' after an array element, found \(describe(byte))", at: offset,
+          in: buffer)
+      }
+    case .afterArray:
+      if permitsTextAfterArray {
+        stage = .ignoringRest
+        return
+      }
+      throw failure(
+        .textAfterValue, "unexpected \(describe(byte)) after the value", at: offset, in: buffer)
+    case .inElement, .ignoringRest:
+      break
+    }
+  }
+
+  /// Notes a `/` that may begin a comment, and its place, which an error
+  /// about the comment names once the bytes are gone.
+  private mutating func openComment(at offset: Int, in buffer: StreamBuffer) {
+    comment = .slash
+    commentStart = offset
+    commentLine = line
+    commentColumn = column(at: offset, in: buffer)
+  }
+
+  /// Takes a byte inside a comment (or just after a `/`); returns whether
+  /// it was consumed.
+  private mutating func advanceComment(_ byte: UInt8, at position: Int, in buffer: StreamBuffer)
+    throws(JKParseError) -> Bool
+  {
+    let offset = buffer.origin + position
+    switch comment {
+    case .slash:
+      if byte == UInt8(ascii: "*") {
+        comment = .block
+        return true
+      }
+      if byte == UInt8(ascii: "/") {
+        comment = .line
+        return true
+      }
+      comment = .none
+      // Inside an element a stray '/' is the scanner's to report.
+      guard stage == .inElement else { throw strayCommentSlash(in: buffer) }
+      return false
+    case .line:
+      if byte == 0x0A || byte == 0x0D {
+        comment = .none
+        return false
+      }
+    case .block, .blockStar:
+      if comment == .blockStar, byte == UInt8(ascii: "/") {
+        comment = .none
+      } else {
+        comment = byte == UInt8(ascii: "*") ? .blockStar : .block
+        noteLineBreak(byte, at: offset)
+      }
+    case .none:
+      break
+    }
+    return true
+  }
+
+  /// What the end of the stream means where the framer stands.
+  private mutating func finish(in buffer: StreamBuffer) throws(JKParseError) -> FramedRecord? {
+    switch comment {
+    case .block, .blockStar:
+      throw failure(
+        .unterminated, "a '/*' comment is never closed", at: commentStart, in: buffer,
+        place: (commentLine, commentColumn))
+    case .slash where stage != .inElement:
+      throw strayCommentSlash(in: buffer)
+    default:
+      break
+    }
+    let end = buffer.end
+    switch stage {
+    case .inElement:
+      // An unfinished element: the scanner says what is missing.
+      return finishElement(at: end)
+    case .beforeArray:
+      throw failure(.emptyInput, "the input holds no value", at: end, in: buffer)
+    case .afterOpen, .afterComma:
+      throw failure(
+        .unexpectedEndOfInput, "unexpected end of input, expected a value", at: end, in: buffer)
+    case .afterElement:
+      throw failure(
+        .unexpectedEndOfInput,
+        "unexpected end of input, expected ',' or ']' after an array element", at: end,
+        in: buffer)
+    case .afterArray, .ignoringRest:
+      return nil
+    }
+  }
+
+  private mutating func finishElement(at end: Int) -> FramedRecord {
+    let record = FramedRecord(start: elementStart, end: end, place: elementPlace)
+    index += 1
+    stage = .afterElement
+    scanned = end
+    return record
+  }
+
+  private mutating func strayCommentSlash(in buffer: StreamBuffer) -> JKParseError {
+    failure(
+      .unexpectedCharacter, "expected a comment after '/', found \(describe(0x2F))",
+      at: commentStart, in: buffer, place: (commentLine, commentColumn))
+  }
+
+  // MARK: - Bytes
+
+  private func isWhitespace(_ byte: UInt8) -> Bool {
+    switch byte {
+    case 0x20, 0x0A, 0x0D, 0x09: true
+    case 0x0B, 0x0C: extendedWhitespace
+    default: false
+    }
+  }
+
+  /// Whether `byte` ends a number or literal element: whatever cannot
+  /// continue one and can follow a value.
+  private func isScalarDelimiter(_ byte: UInt8) -> Bool {
+    switch byte {
+    case UInt8(ascii: ","), UInt8(ascii: "]"), UInt8(ascii: "}"), UInt8(ascii: "["),
+      UInt8(ascii: "{"), UInt8(ascii: "\""), UInt8(ascii: ":"), UInt8(ascii: "/"):
+      true
+    default: isWhitespace(byte)
+    }
+  }
+
+  private func describe(_ byte: UInt8) -> String {
+    if byte >= 0x20, byte < 0x7F { return "'\(String(UnicodeScalar(byte)))'" }
+    return "'\\x" + String(byte, radix: 16, uppercase: true) + "'"
+  }
+
+  // MARK: - Lines and columns
+
+  /// Counts a line break as `SourcePosition` does: CR, LF and CRLF each end
+  /// one line.
+  @inline(__always)
+  private mutating func noteLineBreak(_ byte: UInt8, at offset: Int) {
+    guard byte == 0x0A || byte == 0x0D else { return }
+    if byte == 0x0D || lastCarriageReturn != offset - 1 { line += 1 }
+    if byte == 0x0D { lastCarriageReturn = offset }
+    columnsBefore = 0
+    counted = offset + 1
+  }
+
+  /// The column of stream offset `offset` on the current line, counting
+  /// the scalars not yet counted (each byte that does not continue a
+  /// multi-byte sequence starts one).
+  private mutating func column(at offset: Int, in buffer: StreamBuffer) -> Int {
+    if counted < offset {
+      let bytes = buffer.bytes(from: Swift.max(counted, buffer.origin), to: offset)
+      var scalars = 0
+      for byte in bytes where byte & 0xC0 != 0x80 { scalars += 1 }
+      columnsBefore += scalars
+      counted = offset
+    }
+    return columnsBefore + 1
+  }
+
+  /// The error at `offset`, on the current line unless `place` says
+  /// where.
+  private mutating func failure(
+    _ kind: JKParseError.Kind, _ message: String, at offset: Int, in buffer: StreamBuffer,
+    place: (line: Int, column: Int)? = nil
+  ) -> JKParseError {
+    let (line, column) = place ?? (line, column(at: Swift.min(offset, buffer.end), in: buffer))
+    let from = Swift.min(
+      Swift.max(buffer.origin, offset - SourcePosition.excerptRadius), buffer.end)
+    let to = Swift.max(from, Swift.min(buffer.end, offset + SourcePosition.excerptRadius))
+    let window = buffer.bytes(from: from, to: to)
+    let excerpt = SourcePosition(offset: offset - from, in: window).excerpt
+    return JKParseError(
+      kind, message, offset: offset, line: line, column: column, excerpt: excerpt)
+  }
+}

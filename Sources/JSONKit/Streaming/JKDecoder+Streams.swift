@@ -1,0 +1,161 @@
+import Foundation
+
+extension JKDecoder {
+  /// Decodes every record of JSON Lines text: one JSON value per line.
+  ///
+  /// ```swift
+  /// let records = try JKDecoder().decodeLines(Record.self, from: data)
+  /// ```
+  ///
+  /// Lines end in `\n` (a `\r` before it is accepted), the last one with or
+  /// without it; lines holding only whitespace are skipped. Each line is
+  /// read as a document of its own, with every rule and option of the
+  /// decoder, so a line holding anything but exactly one JSON value is an
+  /// error, and a record never spans lines (not even a block comment with
+  /// `.comments`).
+  ///
+  /// - Throws: `DecodingError` for the first bad record. A syntax error is
+  ///   `dataCorrupted` with a ``JKParseError`` whose line, column and byte
+  ///   offset count from the start of `data`; any other error keeps its
+  ///   case and coding path, and its description names the record's line.
+  public func decodeLines<T: Decodable>(_ type: T.Type, from data: Data) throws -> [T] {
+    try data.withUnsafeBytes { bytes in
+      var records: [T] = []
+      var start = 0
+      var line = 1
+      while start < bytes.count {
+        let rest = UnsafeRawBufferPointer(rebasing: bytes[start...])
+        let length = LineFramer.lineEnd(in: rest) ?? rest.count
+        let place = RecordPlace(kind: .line, ordinal: line, offset: start, line: line, column: 1)
+        if let record = try decodeLine(
+          type, from: UnsafeRawBufferPointer(rebasing: rest[..<length]), place: place)
+        {
+          records.append(record)
+        }
+        start += length + 1
+        line += 1
+      }
+      return records
+    }
+  }
+
+  /// Decodes JSON Lines from an async sequence of byte chunks, one record
+  /// at a time, in memory bounded by the largest record.
+  ///
+  /// ```swift
+  /// for try await record in decoder.decodeLines(Record.self, from: chunks) { … }
+  /// ```
+  ///
+  /// The chunks may split the text anywhere, even inside a character or
+  /// an escape; records decode exactly as if they had arrived whole. The
+  /// lines' rules are those of ``decodeLines(_:from:)-(_,Data)``; the key
+  /// cache serves every record.
+  ///
+  /// - Parameters:
+  ///   - chunks: the text in chunks: `[UInt8]`, `Data`, `ArraySlice<UInt8>`…
+  ///   - maxRecordSize: the longest line accepted, in bytes (default 64 MiB);
+  ///     a longer one is an error rather than unbounded memory.
+  /// - Returns: the records, which throw as
+  ///   ``decodeLines(_:from:)-(_,Data)`` does (positions counting from the
+  ///   start of the stream), `CancellationError` if the task is cancelled,
+  ///   and whatever `chunks` throws. Each error ends the sequence.
+  public func decodeLines<T: Decodable, Chunks: AsyncSequence>(
+    _ type: T.Type, from chunks: Chunks, maxRecordSize: Int = 64 << 20
+  ) -> JKRecordSequence<T> where Chunks.Element: Sequence, Chunks.Element.Element == UInt8 {
+    JKRecordSequence(chunks: chunks, framer: LineFramer(), maxRecordSize: maxRecordSize) {
+      try self.decodeLine(type, from: $0, place: $1)
+    }
+  }
+
+  /// Decodes JSON Lines from an async sequence of bytes (such as a file's
+  /// or a response's `bytes`), one record at a time; each record is
+  /// delivered as soon as its line has arrived. See
+  /// ``decodeLines(_:from:maxRecordSize:)-(_,Chunks,_)``.
+  public func decodeLines<T: Decodable, Bytes: AsyncSequence>(
+    _ type: T.Type, from bytes: Bytes, maxRecordSize: Int = 64 << 20
+  ) -> JKRecordSequence<T> where Bytes.Element == UInt8 {
+    JKRecordSequence(bytes: bytes, framer: LineFramer(), maxRecordSize: maxRecordSize) {
+      try self.decodeLine(type, from: $0, place: $1)
+    }
+  }
+
+  /// Decodes the elements of one top-level JSON array from an async
+  /// sequence of byte chunks, one element at a time, in memory bounded by
+  /// the largest element.
+  ///
+  /// ```swift
+  /// for try await record in decoder.decodeArrayElements(Record.self, from: chunks) { … }
+  /// ```
+  ///
+  /// The stream must hold exactly one array, with only whitespace around
+  /// it (and comments with `.comments`); anything else, text after the
+  /// array included, is an error. Each element is read with every rule and
+  /// option of the decoder; `.permitTextAfterValidJSON` applies after the
+  /// array, not inside it.
+  ///
+  /// - Parameters:
+  ///   - chunks: the text in chunks: `[UInt8]`, `Data`, `ArraySlice<UInt8>`…
+  ///   - maxRecordSize: the longest element accepted, in bytes (default
+  ///     64 MiB); a longer one is an error rather than unbounded memory.
+  /// - Returns: the elements. A syntax error is `DecodingError.dataCorrupted`
+  ///   with a ``JKParseError`` whose line, column and byte offset count from
+  ///   the start of the stream and whose message names the element; any other
+  ///   error keeps its case, and its coding path starts with the element's
+  ///   index, as decoding the whole array with `decode(_:from:)` would give.
+  ///   Each error ends the sequence; the elements before it were delivered.
+  public func decodeArrayElements<T: Decodable, Chunks: AsyncSequence>(
+    _ type: T.Type, from chunks: Chunks, maxRecordSize: Int = 64 << 20
+  ) -> JKRecordSequence<T> where Chunks.Element: Sequence, Chunks.Element.Element == UInt8 {
+    let (options, maxDepth) = (parseOptions, self.maxDepth)
+    return JKRecordSequence(
+      chunks: chunks, framer: ArrayElementFramer(options: options, maxDepth: maxDepth),
+      maxRecordSize: maxRecordSize
+    ) { try self.decodeElement(type, from: $0, place: $1) }
+  }
+
+  /// Decodes the elements of one top-level JSON array from an async
+  /// sequence of bytes. See
+  /// ``decodeArrayElements(_:from:maxRecordSize:)-(_,Chunks,_)``.
+  public func decodeArrayElements<T: Decodable, Bytes: AsyncSequence>(
+    _ type: T.Type, from bytes: Bytes, maxRecordSize: Int = 64 << 20
+  ) -> JKRecordSequence<T> where Bytes.Element == UInt8 {
+    let (options, maxDepth) = (parseOptions, self.maxDepth)
+    return JKRecordSequence(
+      bytes: bytes, framer: ArrayElementFramer(options: options, maxDepth: maxDepth),
+      maxRecordSize: maxRecordSize
+    ) { try self.decodeElement(type, from: $0, place: $1) }
+  }
+
+  /// One JSON Lines record, or `nil` for a line holding no value.
+  private func decodeLine<T: Decodable>(
+    _ type: T.Type, from bytes: UnsafeRawBufferPointer, place: RecordPlace
+  ) throws -> T? {
+    if LineFramer.isBlank(bytes) { return nil }
+    do {
+      return try decodeRecord(type, from: bytes) { _ in }
+    } catch let error as DecodingError {
+      // Whitespace the options allow, or only comments: a blank line.
+      if case .dataCorrupted(let context) = error,
+        (context.underlyingError as? JKParseError)?.kind == .emptyInput
+      {
+        return nil
+      }
+      throw place.relocate(error)
+    }
+  }
+
+  /// One element of a top-level array, read as the whole array would read
+  /// it: one level down, and without text after it.
+  private func decodeElement<T: Decodable>(
+    _ type: T.Type, from bytes: UnsafeRawBufferPointer, place: RecordPlace
+  ) throws -> T {
+    do {
+      return try decodeRecord(type, from: bytes) { options in
+        options.parseOptions.remove(.permitTextAfterValidJSON)
+        options.maxDepth = Swift.min(options.maxDepth, JSONValue.maxDepthLimit) - 1
+      }
+    } catch let error as DecodingError {
+      throw place.relocate(error)
+    }
+  }
+}

@@ -1,0 +1,91 @@
+/// The records of a stream of JSON (JSON Lines, or the elements of one
+/// top-level array), read and delivered one at a time.
+///
+/// ```swift
+/// for try await record in JKDecoder().decodeLines(Record.self, from: chunks) {
+///   handle(record)
+/// }
+/// ```
+///
+/// Memory is bounded by the largest record (whose limit the reader's
+/// `maxRecordSize` sets), whatever the stream's length. An error in a
+/// record, or in what lies between records, ends the sequence; the records
+/// before it have been delivered. Cancelling the consuming task ends it
+/// too, with `CancellationError`, at the next record or chunk.
+///
+/// Each iteration reads the underlying sequence afresh, so a sequence that
+/// can be iterated only once gives its records only once.
+public struct JKRecordSequence<Element>: AsyncSequence {
+  private let makeReader: () -> any RecordProducing
+  private let read: (UnsafeRawBufferPointer, RecordPlace) throws -> Element?
+
+  /// `read` makes a record's element, or `nil` for a record that is
+  /// skipped (a blank line).
+  init(
+    makeReader: @escaping () -> any RecordProducing,
+    read: @escaping (UnsafeRawBufferPointer, RecordPlace) throws -> Element?
+  ) {
+    self.makeReader = makeReader
+    self.read = read
+  }
+
+  /// Starts reading the stream.
+  public func makeAsyncIterator() -> AsyncIterator {
+    AsyncIterator(reader: makeReader(), read: read)
+  }
+
+  /// Reads a stream's records one at a time.
+  public struct AsyncIterator: AsyncIteratorProtocol {
+    private let reader: any RecordProducing
+    private let read: (UnsafeRawBufferPointer, RecordPlace) throws -> Element?
+
+    fileprivate init(
+      reader: any RecordProducing,
+      read: @escaping (UnsafeRawBufferPointer, RecordPlace) throws -> Element?
+    ) {
+      self.reader = reader
+      self.read = read
+    }
+
+    /// The next record, or `nil` after the last one or after an error.
+    public mutating func next() async throws -> Element? {
+      while let record = try await reader.next() {
+        do {
+          if let element = try read(record.bytes, record.place) { return element }
+        } catch {
+          reader.stop()
+          throw error
+        }
+      }
+      return nil
+    }
+  }
+}
+
+extension JKRecordSequence {
+  /// The records of `chunks`, framed by `framer`.
+  init<Chunks: AsyncSequence, Framer: RecordFramer>(
+    chunks: Chunks, framer: Framer, maxRecordSize: Int,
+    read: @escaping (UnsafeRawBufferPointer, RecordPlace) throws -> Element?
+  ) where Chunks.Element: Sequence, Chunks.Element.Element == UInt8 {
+    self.init(
+      makeReader: {
+        RecordReader(
+          source: ChunkSequenceSource<Chunks>(iterator: chunks.makeAsyncIterator()),
+          framer: framer, limit: maxRecordSize)
+      }, read: read)
+  }
+
+  /// The records of `bytes`, framed by `framer`.
+  init<Bytes: AsyncSequence, Framer: RecordFramer>(
+    bytes: Bytes, framer: Framer, maxRecordSize: Int,
+    read: @escaping (UnsafeRawBufferPointer, RecordPlace) throws -> Element?
+  ) where Bytes.Element == UInt8 {
+    self.init(
+      makeReader: {
+        RecordReader(
+          source: ByteSequenceSource<Bytes>(iterator: bytes.makeAsyncIterator()),
+          framer: framer, limit: maxRecordSize)
+      }, read: read)
+  }
+}

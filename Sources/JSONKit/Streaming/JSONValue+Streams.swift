@@ -1,0 +1,111 @@
+extension JSONValue {
+  /// The values of JSON Lines from an async sequence of byte chunks
+  /// (`[UInt8]`, `Data`, `ArraySlice<UInt8>`…), one line at a time, in
+  /// memory bounded by the longest line.
+  ///
+  /// ```swift
+  /// for try await value in JSONValue.lines(from: chunks) { … }
+  /// ```
+  ///
+  /// Lines end in `\n` (a `\r` before it is accepted), the last one with or
+  /// without it; lines holding only whitespace are skipped; each other line
+  /// must hold exactly one value, read with `options` and `maxDepth`.
+  ///
+  /// - Parameter maxRecordSize: the longest line accepted, in bytes
+  ///   (default 64 MiB).
+  /// - Returns: the values. They throw ``JKParseError`` (line, column and
+  ///   byte offset counting from the start of the stream) for the first bad
+  ///   line, `CancellationError` if the task is cancelled, and whatever
+  ///   `chunks` throws; each error ends the sequence.
+  public static func lines<Chunks: AsyncSequence>(
+    from chunks: Chunks, options: JKParseOptions = [], maxDepth: Int = 512,
+    maxRecordSize: Int = 64 << 20
+  ) -> JKRecordSequence<JSONValue>
+  where Chunks.Element: Sequence, Chunks.Element.Element == UInt8 {
+    JKRecordSequence(chunks: chunks, framer: LineFramer(), maxRecordSize: maxRecordSize) {
+      try line(from: $0, place: $1, options: options, maxDepth: maxDepth)
+    }
+  }
+
+  /// The values of JSON Lines from an async sequence of bytes, each
+  /// delivered as soon as its line has arrived. See
+  /// ``lines(from:options:maxDepth:maxRecordSize:)-(Chunks,_,_,_)``.
+  public static func lines<Bytes: AsyncSequence>(
+    from bytes: Bytes, options: JKParseOptions = [], maxDepth: Int = 512,
+    maxRecordSize: Int = 64 << 20
+  ) -> JKRecordSequence<JSONValue> where Bytes.Element == UInt8 {
+    JKRecordSequence(bytes: bytes, framer: LineFramer(), maxRecordSize: maxRecordSize) {
+      try line(from: $0, place: $1, options: options, maxDepth: maxDepth)
+    }
+  }
+
+  /// The elements of one top-level JSON array from an async sequence of
+  /// byte chunks, one at a time, in memory bounded by the largest element.
+  ///
+  /// ```swift
+  /// for try await element in JSONValue.arrayElements(from: chunks) { … }
+  /// ```
+  ///
+  /// The stream must hold exactly one array, with only whitespace around
+  /// it (and comments with `.comments`); anything else, text after the
+  /// array included, is an error. `.permitTextAfterValidJSON` applies after
+  /// the array, not inside it.
+  ///
+  /// - Parameter maxRecordSize: the longest element accepted, in bytes
+  ///   (default 64 MiB).
+  /// - Returns: the elements. They throw ``JKParseError`` (line, column and
+  ///   byte offset counting from the start of the stream, the message
+  ///   naming the element), `CancellationError` if the task is cancelled,
+  ///   and whatever `chunks` throws; each error ends the sequence.
+  public static func arrayElements<Chunks: AsyncSequence>(
+    from chunks: Chunks, options: JKParseOptions = [], maxDepth: Int = 512,
+    maxRecordSize: Int = 64 << 20
+  ) -> JKRecordSequence<JSONValue>
+  where Chunks.Element: Sequence, Chunks.Element.Element == UInt8 {
+    JKRecordSequence(
+      chunks: chunks, framer: ArrayElementFramer(options: options, maxDepth: maxDepth),
+      maxRecordSize: maxRecordSize
+    ) { try element(from: $0, place: $1, options: options, maxDepth: maxDepth) }
+  }
+
+  /// The elements of one top-level JSON array from an async sequence of
+  /// bytes. See ``arrayElements(from:options:maxDepth:maxRecordSize:)-(Chunks,_,_,_)``.
+  public static func arrayElements<Bytes: AsyncSequence>(
+    from bytes: Bytes, options: JKParseOptions = [], maxDepth: Int = 512,
+    maxRecordSize: Int = 64 << 20
+  ) -> JKRecordSequence<JSONValue> where Bytes.Element == UInt8 {
+    JKRecordSequence(
+      bytes: bytes, framer: ArrayElementFramer(options: options, maxDepth: maxDepth),
+      maxRecordSize: maxRecordSize
+    ) { try element(from: $0, place: $1, options: options, maxDepth: maxDepth) }
+  }
+
+  /// One JSON Lines record, or `nil` for a line holding no value.
+  private static func line(
+    from bytes: UnsafeRawBufferPointer, place: RecordPlace, options: JKParseOptions,
+    maxDepth: Int
+  ) throws(JKParseError) -> JSONValue? {
+    if LineFramer.isBlank(bytes) { return nil }
+    do {
+      return try JSONValue(parsing: bytes, options: options, maxDepth: maxDepth)
+    } catch {
+      if error.kind == .emptyInput { return nil }
+      throw place.relocate(error)
+    }
+  }
+
+  /// One element of a top-level array, read one level down and without
+  /// text after it, as the whole array would be.
+  private static func element(
+    from bytes: UnsafeRawBufferPointer, place: RecordPlace, options: JKParseOptions,
+    maxDepth: Int
+  ) throws(JKParseError) -> JSONValue {
+    do {
+      return try JSONValue(
+        parsing: bytes, options: options.subtracting(.permitTextAfterValidJSON),
+        maxDepth: Swift.min(maxDepth, maxDepthLimit) - 1)
+    } catch {
+      throw place.relocate(error)
+    }
+  }
+}

@@ -1,0 +1,55 @@
+import Foundation
+
+/// Frames JSON Lines: each record is the bytes before a `\n` (a `\r` before
+/// it is whitespace to the scanner), and the last record may lack its `\n`.
+///
+/// In strict JSON a raw `\n` is never inside a string, only whitespace
+/// between tokens, so a byte search finds every record's end. A record is
+/// always exactly one line, also with `.comments` (a block comment cannot
+/// span lines) or JSON5 (no escaped line break inside a string).
+struct LineFramer: RecordFramer {
+  private(set) var pendingStart = 0
+  /// Bytes between `pendingStart` and here hold no `\n`.
+  private var searched = 0
+  /// The line number of the record starting at `pendingStart`.
+  private var line = 1
+
+  mutating func nextRecord(in buffer: StreamBuffer, atEnd: Bool) throws(JKParseError)
+    -> FramedRecord?
+  {
+    let from = Swift.max(searched, pendingStart)
+    let start = pendingStart
+    let place = RecordPlace(kind: .line, ordinal: line, offset: start, line: line, column: 1)
+    if let newline = Self.lineEnd(in: buffer.bytes(from: from, to: buffer.end)) {
+      let end = from + newline
+      pendingStart = end + 1
+      searched = end + 1
+      line += 1
+      return FramedRecord(start: start, end: end, place: place)
+    }
+    searched = buffer.end
+    guard atEnd, start < buffer.end else { return nil }
+    pendingStart = buffer.end
+    return FramedRecord(start: start, end: buffer.end, place: place)
+  }
+
+  func oversized(limit: Int) -> JKParseError {
+    .recordTooLarge(
+      RecordPlace(kind: .line, ordinal: line, offset: pendingStart, line: line, column: 1),
+      limit: limit)
+  }
+
+  /// The index of the first `\n` in `bytes`, if any.
+  static func lineEnd(in bytes: UnsafeRawBufferPointer) -> Int? {
+    guard let base = bytes.baseAddress, bytes.count > 0,
+      let found = memchr(base, 0x0A, bytes.count)
+    else { return nil }
+    return UnsafeRawPointer(found) - base
+  }
+
+  /// Whether a line holds only spaces, tabs and carriage returns, and so
+  /// is skipped without being scanned.
+  static func isBlank(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    bytes.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
+  }
+}

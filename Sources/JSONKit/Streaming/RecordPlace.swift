@@ -1,0 +1,91 @@
+/// Where one record of a stream is: which record, and where its first byte
+/// lies in the stream. Errors inside the record are moved by it from the
+/// record's own coordinates to the stream's.
+struct RecordPlace {
+  /// How records are counted.
+  enum Kind {
+    /// A JSON Lines record, named by its line number (from 1).
+    case line
+    /// An element of a top-level array, named by its index (from 0).
+    case arrayElement
+  }
+
+  var kind: Kind
+  /// The line number of a JSON Lines record, or the index of an array element.
+  var ordinal: Int
+  /// The stream offset of the record's first byte.
+  var offset: Int
+  /// The line of the record's first byte in the stream.
+  var line: Int
+  /// The column of the record's first byte in the stream.
+  var column: Int
+
+  /// The record and its place, for a message: "the record on line 5, byte
+  /// offset 310" or "array element 3, line 1, column 52, byte offset 51".
+  var whereabouts: String {
+    switch kind {
+    case .line: "the record on line \(ordinal), byte offset \(offset)"
+    case .arrayElement:
+      "array element \(ordinal), line \(line), column \(column), byte offset \(offset)"
+    }
+  }
+
+  /// `error`, found by scanning the record alone, placed in the stream.
+  func relocate(_ error: JKParseError) -> JKParseError {
+    let message =
+      switch kind {
+      case .line: error.message
+      case .arrayElement: "\(error.message) in array element \(ordinal)"
+      }
+    return JKParseError(
+      error.kind, message, offset: offset + error.offset, line: line + error.line - 1,
+      column: error.line == 1 ? column + error.column - 1 : error.column, excerpt: error.excerpt)
+  }
+
+  /// A `DecodingError` from decoding the record alone, placed in the
+  /// stream: syntax errors get the stream's line, column and offset; other
+  /// errors say which record in their description, and an array element's
+  /// coding path starts with its index, as decoding the whole array would
+  /// give.
+  func relocate(_ error: DecodingError) -> DecodingError {
+    if case .dataCorrupted(let context) = error, context.codingPath.isEmpty,
+      let parseError = context.underlyingError as? JKParseError
+    {
+      return DecodingErrors.invalidJSON(relocate(parseError))
+    }
+    let prefix: [any CodingKey] =
+      kind == .arrayElement ? [AnyCodingKey(intValue: ordinal)] : []
+    func moved(_ context: DecodingError.Context) -> DecodingError.Context {
+      DecodingError.Context(
+        codingPath: prefix + context.codingPath,
+        debugDescription: "\(context.debugDescription) (\(whereabouts))",
+        underlyingError: context.underlyingError)
+    }
+    switch error {
+    case .typeMismatch(let type, let context): return .typeMismatch(type, moved(context))
+    case .valueNotFound(let type, let context): return .valueNotFound(type, moved(context))
+    case .keyNotFound(let key, let context): return .keyNotFound(key, moved(context))
+    case .dataCorrupted(let context): return .dataCorrupted(moved(context))
+    @unknown default: return error
+    }
+  }
+}
+
+extension JKParseError {
+  /// An error whose place is already known, such as one found while
+  /// framing the records of a stream, or moved from a record into its stream.
+  init(
+    _ kind: Kind, _ message: String, offset: Int, line: Int, column: Int, excerpt: String
+  ) {
+    self.kind = kind
+    self.message = message
+    self.offset = offset
+    self.line = line
+    self.column = column
+    self.excerpt = excerpt
+  }
+
+  /// Whether the error says only that there was no value (a line of
+  /// whitespace or comments), which JSON Lines skips.
+  var isEmptyInput: Bool { kind == .emptyInput }
+}

@@ -1,0 +1,68 @@
+/// Reads a stream's records one at a time: pulls chunks from its source
+/// into one buffer, asks its framer where each record ends, and keeps only
+/// the unfinished record when it reads on, so that memory is bounded by the
+/// largest record (at most `limit` bytes) plus one chunk.
+final class RecordReader<Framer: RecordFramer, Source: ChunkSource> {
+  private var source: Source
+  private var framer: Framer
+  private var buffer = StreamBuffer()
+  private let limit: Int
+  private var sourceEnded = false
+  private var stopped = false
+
+  init(source: Source, framer: Framer, limit: Int) {
+    self.source = source
+    self.framer = framer
+    // One record is scanned as one document, which may not reach 4 GiB.
+    self.limit = Swift.max(0, Swift.min(limit, Int(UInt32.max) - 1))
+  }
+
+  deinit {
+    buffer.deallocate()
+  }
+
+  /// Ends the stream: later calls of ``next()`` return `nil`, as after an error.
+  func stop() {
+    stopped = true
+  }
+
+  /// The next record's bytes (valid until the next call) and place, or
+  /// `nil` at the end of the stream. Throws `CancellationError` when the
+  /// task is cancelled, and ``JKParseError`` when the stream is not made of
+  /// records; either ends the stream.
+  func next() async throws -> (bytes: UnsafeRawBufferPointer, place: RecordPlace)? {
+    guard !stopped else { return nil }
+    do {
+      while true {
+        try Task.checkCancellation()
+        if let record = try framer.nextRecord(in: buffer, atEnd: sourceEnded) {
+          guard record.end - record.start <= limit else {
+            throw JKParseError.recordTooLarge(record.place, limit: limit)
+          }
+          return (buffer.bytes(from: record.start, to: record.end), record.place)
+        }
+        if sourceEnded {
+          stopped = true
+          return nil
+        }
+        if buffer.end - framer.pendingStart > limit { throw framer.oversized(limit: limit) }
+        let keep = framer.pendingStart
+        framer.willDiscard(in: buffer, upTo: keep)
+        buffer.discard(upTo: keep)
+        sourceEnded = try await !source.read(into: &buffer)
+      }
+    } catch {
+      stopped = true
+      throw error
+    }
+  }
+}
+
+/// A record reader with its framer and source hidden, so that one public
+/// sequence type serves every kind of stream.
+protocol RecordProducing: AnyObject {
+  func next() async throws -> (bytes: UnsafeRawBufferPointer, place: RecordPlace)?
+  func stop()
+}
+
+extension RecordReader: RecordProducing {}

@@ -1,0 +1,151 @@
+import Foundation
+import JSONKit
+import Testing
+
+/// `decodeArrayElements` and `JSONValue.arrayElements`: exactly one
+/// top-level array, its elements one at a time, errors placed in the stream.
+@Suite("Array element streams")
+struct ArrayElementStreamTests {
+  private func values(_ text: String, options: JKParseOptions = [], every size: Int = 2) async
+    -> StreamOutcome<JSONValue>
+  {
+    await StreamOutcome(
+      JSONValue.arrayElements(
+        from: ChunkedBytes(Array(text.utf8), every: size), options: options))
+  }
+
+  @Test("The elements of an array come one at a time, whatever their kind")
+  func elements() async throws {
+    let text = " \n[1, -2.5e3 ,\"a,]\\\"\" ,[[],{}], {\"k\":[1,{\"]\":\"}\"}]},true,null ]\r\n "
+    let outcome = await values(text)
+    #expect(outcome.error == nil)
+    #expect(try outcome.elements == JSONValue(parsing: text).arrayValue)
+    #expect(await values("[]").elements.isEmpty)
+    #expect(await values("[]").error == nil)
+  }
+
+  @Test("Anything but one array is rejected, at the place a whole document's error names")
+  func notOneArray() async {
+    let cases: [(String, JKParseError.Kind, Int)] = [
+      ("", .emptyInput, 0),
+      ("  ", .emptyInput, 2),
+      ("{\"a\":1}", .unexpectedCharacter, 0),
+      ("1", .unexpectedCharacter, 0),
+      ("[1,2] 3", .textAfterValue, 6),
+      ("[1,2][", .textAfterValue, 5),
+      ("[1,2", .unexpectedEndOfInput, 4),
+      ("[1,", .unexpectedEndOfInput, 3),
+      ("[1,]", .unexpectedCharacter, 3),
+      ("[1 2]", .unexpectedCharacter, 3),
+      ("[1}", .unexpectedCharacter, 2),
+      ("[{\"a\":1]]", .unexpectedCharacter, 7),
+      ("[\"abc", .unterminated, 1),
+      ("[tru]", .invalidLiteral, 1),
+    ]
+    for (text, kind, offset) in cases {
+      let outcome = await values(text, every: 1)
+      #expect(outcome.parseError?.kind == kind, "\(text)")
+      #expect(outcome.parseError?.offset == offset, "\(text)")
+      if text.hasPrefix("[") {
+        let whole = #expect(throws: JKParseError.self) { try JSONValue(parsing: text) }
+        #expect(whole?.offset == offset, "\(text)")
+      }
+    }
+  }
+
+  @Test("A bad element in the middle ends the stream after the elements before it")
+  func badElementInTheMiddle() async {
+    struct Point: Decodable, Equatable {
+      var x: Int
+    }
+    let text = "[\n  {\"x\": 1},\n  {\"x\": 2},\n  {\"x\": 1e999},\n  {\"x\": 4}\n]"
+    let outcome = await StreamOutcome(
+      JKDecoder().decodeArrayElements(Point.self, from: ChunkedBytes(Array(text.utf8), every: 4)))
+    #expect(outcome.elements == [Point(x: 1), Point(x: 2)])
+    let error = outcome.parseError
+    #expect(error?.kind == .numberOverflow)
+    #expect(error?.line == 4)
+    #expect(error?.column == 9)
+    #expect(error?.offset == 34)
+    #expect(error?.message.contains("array element 2") == true)
+  }
+
+  @Test(
+    "A model error's coding path starts with the element's index, as Foundation's for the array")
+  func modelErrorPath() async throws {
+    struct Point: Decodable {
+      var x: Int
+    }
+    let text = "[{\"x\": 1}, {\"x\": 2}, {\"y\": 3}]"
+    let outcome = await StreamOutcome(
+      JKDecoder().decodeArrayElements(Point.self, from: ChunkedBytes(Array(text.utf8), every: 7)))
+    #expect(outcome.elements.count == 2)
+    let foundation = #expect(throws: DecodingError.self) {
+      try JSONDecoder().decode([Point].self, from: Data(text.utf8))
+    }
+    guard case .keyNotFound(let key, let context) = outcome.error as? DecodingError,
+      case .keyNotFound(let foundationKey, let foundationContext) = foundation
+    else {
+      Issue.record("expected keyNotFound, got \(String(describing: outcome.error))")
+      return
+    }
+    #expect(key.stringValue == foundationKey.stringValue)
+    #expect(ParityPath(context.codingPath) == ParityPath(foundationContext.codingPath))
+    #expect(context.debugDescription.contains("array element 2"))
+  }
+
+  @Test("Comments between and inside elements are read with the comments option")
+  func comments() async throws {
+    let text = "/* a */ [ // first\n 1 /* ] */, [2 /* ] */] // ,\n, \"/*\" ] // end"
+    let outcome = await values(text, options: .comments, every: 1)
+    #expect(outcome.error == nil)
+    #expect(outcome.elements == [1, [2], "/*"])
+    #expect(await values(text, every: 1).parseError?.kind == .unexpectedCharacter)
+    #expect(await values("[1] /* open", options: .comments).parseError?.kind == .unterminated)
+    // A '/' that begins no comment is placed at itself however the text is cut.
+    for size in 1...3 {
+      let stray = await values("[1] /x", options: .comments, every: size).parseError
+      #expect(stray?.offset == 4)
+      #expect(stray?.column == 5)
+    }
+  }
+
+  @Test("Text after the array is ignored only with permitTextAfterValidJSON, never inside it")
+  func textAfter() async {
+    let after = await values("[1, 2] trailing", options: .permitTextAfterValidJSON)
+    #expect(after.elements == [1, 2])
+    #expect(after.error == nil)
+    let inside = await values("[1x, 2]", options: .permitTextAfterValidJSON)
+    #expect(inside.error != nil)
+    #expect(inside.elements.isEmpty)
+  }
+
+  @Test("Elements are one level deep, so the depth limit counts the array")
+  func depth() async {
+    #expect(await values("[[1]]").error == nil)
+    let limited = await StreamOutcome(
+      JSONValue.arrayElements(from: ChunkedBytes(Array("[1, [2]]".utf8), every: 3), maxDepth: 1))
+    #expect(limited.elements == [1])
+    #expect(limited.parseError?.kind == .tooDeeplyNested)
+    #expect(throws: JKParseError.self) { try JSONValue(parsing: "[1, [2]]", maxDepth: 1) }
+  }
+
+  @Test("A byte order mark before the array is skipped, even split across chunks")
+  func byteOrderMark() async {
+    let bytes: [UInt8] = [0xEF, 0xBB, 0xBF] + Array("[1,2]".utf8)
+    for size in 1...3 {
+      let outcome = await StreamOutcome(
+        JSONValue.arrayElements(from: ChunkedBytes(bytes, every: size)))
+      #expect(outcome.elements == [1, 2])
+      #expect(outcome.error == nil)
+    }
+  }
+
+  @Test("Elements from single bytes come as soon as they are complete")
+  func singleBytes() async {
+    let text = "[{\"a\":1},\"x\",3]"
+    let outcome = await StreamOutcome(
+      JSONValue.arrayElements(from: SingleBytes(bytes: Array(text.utf8))))
+    #expect(outcome.elements == [["a": 1], "x", 3])
+  }
+}

@@ -1,0 +1,104 @@
+import Foundation
+import JSONKit
+import Testing
+
+/// A record split across chunks at any byte, inside a multi-byte character,
+/// an escape or a number, decodes exactly as if it had arrived whole.
+@Suite("Records split across chunks")
+struct StreamChunkingTests {
+  struct Record: Codable, Equatable {
+    var id: Int64
+    var name: String
+    var score: Double
+    var tags: [String]
+  }
+
+  /// Records whose every byte is somewhere interesting: escapes (a
+  /// surrogate pair among them), astral and other multi-byte characters,
+  /// long numbers, CRLF endings and blank lines.
+  static let lines = [
+    #"{"id":-9223372036854775808,"name":"caf\u00e9 \ud83d\ude00 😀 日本","score":-1.2345678901234567e-300,"tags":["a\"b","\\","\/"]}"#,
+    "",
+    #"  {"id":9223372036854775807,"name":"\t\u2028𝄞","score":0.1,"tags":[]}  "#,
+    #"{"tags":["😀😀"],"score":1.7976931348623157e308,"name":"","id":0}"#,
+  ]
+
+  static let jsonLines = Array(lines.joined(separator: "\r\n").utf8)
+  static let array = Array(
+    ("[\n" + lines.filter { !$0.isEmpty }.joined(separator: ",\n") + "\n]").utf8)
+
+  @Test("JSON Lines cut in two at every byte decode as when whole")
+  func jsonLinesAtEveryByte() async throws {
+    let whole = try JKDecoder().decodeLines(Record.self, from: Data(Self.jsonLines))
+    #expect(whole.count == 3)
+    for cut in 0...Self.jsonLines.count {
+      let outcome = await StreamOutcome(
+        JKDecoder().decodeLines(Record.self, from: ChunkedBytes(Self.jsonLines, cuts: [cut])))
+      #expect(outcome.error == nil, "cut at \(cut)")
+      #expect(outcome.elements == whole, "cut at \(cut)")
+    }
+    let bytewise = await StreamOutcome(
+      JSONValue.lines(from: ChunkedBytes(Self.jsonLines, every: 1)))
+    let values = try Self.lines.filter { !$0.isEmpty }.map { try JSONValue(parsing: $0) }
+    #expect(bytewise.elements == values)
+  }
+
+  @Test("An array cut in two at every byte gives the elements of the whole array")
+  func arrayAtEveryByte() async throws {
+    let whole = try JKDecoder().decode([Record].self, from: Data(Self.array))
+    #expect(whole.count == 3)
+    let values = try JSONValue(parsing: Self.array).arrayValue
+    for cut in 0...Self.array.count {
+      let chunks = ChunkedBytes(Self.array, cuts: [cut])
+      let outcome = await StreamOutcome(JKDecoder().decodeArrayElements(Record.self, from: chunks))
+      #expect(outcome.error == nil, "cut at \(cut)")
+      #expect(outcome.elements == whole, "cut at \(cut)")
+      let valueOutcome = await StreamOutcome(JSONValue.arrayElements(from: chunks))
+      #expect(valueOutcome.elements == values, "cut at \(cut)")
+    }
+    let bytewise = await StreamOutcome(
+      JKDecoder().decodeArrayElements(Record.self, from: ChunkedBytes(Self.array, every: 1)))
+    #expect(bytewise.elements == whole)
+  }
+
+  @Test("An error is placed alike however the stream is cut")
+  func errorsAtEveryCut() async throws {
+    // The third record's name holds an unpaired surrogate escape.
+    let bad = Array(
+      (Self.lines.joined(separator: "\n") + "\n" + #"{"id":1,"name":"\ud800x","score":1,"tags":[]}"#
+        + "\n").utf8)
+    let expected = #expect(throws: DecodingError.self) {
+      try JKDecoder().decodeLines(Record.self, from: Data(bad))
+    }
+    guard case .dataCorrupted(let context) = expected,
+      let expectedError = context.underlyingError as? JKParseError
+    else {
+      Issue.record("expected a syntax error")
+      return
+    }
+    #expect(expectedError.line == 5)
+    #expect(expectedError.column == 17)
+    for cut in stride(from: 0, through: bad.count, by: 3) {
+      let outcome = await StreamOutcome(
+        JKDecoder().decodeLines(Record.self, from: ChunkedBytes(bad, cuts: [cut, cut + 1])))
+      #expect(outcome.elements.count == 3, "cut at \(cut)")
+      #expect(outcome.parseError == expectedError, "cut at \(cut)")
+    }
+  }
+
+  @Test("Random chunkings of a random array decode as the whole array")
+  func randomChunkings() async throws {
+    var values = JSONValueGenerator(seed: 20)
+    var generator = SplitMix64(seed: 21)
+    for _ in 0..<40 {
+      let value = JSONValue.array(
+        (0..<Int(generator.next() % 6)).map { _ in values.value(depth: 3) })
+      // The generator's strings may hold what JSONKit refuses to write.
+      guard let bytes = try? value.jsonBytes() else { continue }
+      let chunks = ChunkedBytes(bytes, randomCuts: 5, using: &generator)
+      let outcome = await StreamOutcome(JSONValue.arrayElements(from: chunks))
+      #expect(outcome.error == nil)
+      #expect(outcome.elements == value.arrayValue)
+    }
+  }
+}
