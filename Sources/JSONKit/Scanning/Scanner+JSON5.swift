@@ -217,16 +217,7 @@ extension Scanner {
         state.arena.append(byte)
         position += 1
       } else {
-        let (length, scalar) = UTF8Validation.decodeMultibyte(base, at: position, end: end)
-        if length > 0, !UTF8Validation.isNoncharacter(scalar) {
-          appendToArena(base + position, count: length)
-          position += length
-        } else if looseUnicode {
-          appendScalarToArena(0xFFFD)
-          position += abs(length)
-        } else {
-          throw invalidScalar(length: length, scalar, at: position)
-        }
+        position = try appendSequenceToArena(at: position)
       }
     }
   }

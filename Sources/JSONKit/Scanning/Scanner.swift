@@ -502,17 +502,23 @@ struct Scanner {
         position = commonEnd
         continue
       }
-      let (length, scalar) = UTF8Validation.decodeMultibyte(base, at: position, end: end)
-      if length > 0, !UTF8Validation.isNoncharacter(scalar) {
-        appendToArena(base + position, count: length)
-        position += length
-      } else if looseUnicode {
-        appendScalarToArena(0xFFFD)
-        position += abs(length)
-      } else {
-        throw invalidScalar(length: length, scalar, at: position)
-      }
+      position = try appendSequenceToArena(at: position)
     }
+  }
+
+  /// Appends the multibyte sequence at `position` to the arena, or U+FFFD
+  /// for an ill-formed one or a noncharacter under `.looseUnicode`; returns
+  /// the position after it.
+  @inline(__always)
+  mutating func appendSequenceToArena(at position: Int) throws(ScanFailure) -> Int {
+    let (length, scalar) = UTF8Validation.decodeMultibyte(base, at: position, end: end)
+    if length > 0, !UTF8Validation.isNoncharacter(scalar) {
+      appendToArena(base + position, count: length)
+      return position + length
+    }
+    guard looseUnicode else { throw invalidScalar(length: length, scalar, at: position) }
+    appendScalarToArena(0xFFFD)
+    return position + abs(length)
   }
 
   /// Decodes the escape at `position` into the arena; returns the position after it.
