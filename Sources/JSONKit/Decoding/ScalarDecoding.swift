@@ -38,12 +38,19 @@ extension DecodingSession {
       // the integer written (`9007199254740993.0`).
       if let integer = exactInteger(T.self, entry) { return integer }
     case .bigInteger:
-      if let value = withJSONNumberBytes(entry, { IntegerText.parse(T.self, $0) }) { return value }
+      if let value = wideInteger(T.self, entry) { return value }
     case let kind:
       throw DecodingErrors.typeMismatch(T.self, found: kind, path: path())
     }
     throw DecodingErrors.corrupted(
       "Number \(numberText(entry)) does not fit in \(T.self).", path: path())
+  }
+
+  /// The integer a literal beyond 64 bits spells, if `T` holds it; out of
+  /// line, as such literals are rare.
+  @inline(never)
+  private func wideInteger<T: FixedWidthInteger>(_ type: T.Type, _ entry: TapeEntry) -> T? {
+    withJSONNumberBytes(entry) { IntegerText.parse(T.self, $0) }
   }
 
   /// The integer a number entry with a fraction or exponent spells, if `T`
