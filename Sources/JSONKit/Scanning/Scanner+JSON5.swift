@@ -397,15 +397,7 @@ extension Scanner {
     let literal = UnsafeRawBufferPointer(start: base + start, count: position - start)
     let text = JSON5NumberText.jsonText(literal) ?? []
     let outcome = text.withUnsafeBytes { DecimalToDouble.convert(text: $0) }
-    switch outcome {
-    case .value(let value):
-      appendJSON5Number(.double, start, value.bitPattern)
-    case .overflow:
-      throw ScanFailure(.numberOverflow, "the number is too large for a Double", at: start)
-    case .underflow:
-      throw ScanFailure(
-        .numberUnderflow, "the number is too small for a Double and would become zero", at: start)
-    }
+    state.tape.append(try doubleEntry(outcome, at: start, flags: TapeEntry.json5Number))
   }
 
   // MARK: - Errors

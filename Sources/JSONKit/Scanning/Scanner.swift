@@ -720,9 +720,18 @@ struct Scanner {
         significand: significand, exponent: exponent - fractionDigits, negative: negative,
         truncated: false, text: text)
       : DecimalToDouble.convert(text: text)
+    state.tape.append(try doubleEntry(outcome, at: start))
+  }
+
+  /// The tape entry of a converted Double, or the error for one beyond
+  /// Double's range.
+  @inline(__always)
+  func doubleEntry(_ outcome: DecimalToDouble.Outcome, at start: Int, flags: UInt8 = 0)
+    throws(ScanFailure) -> TapeEntry
+  {
     switch outcome {
     case .value(let value):
-      state.tape.append(TapeEntry(.double, offset: start, payload: value.bitPattern))
+      return TapeEntry(.double, flags: flags, offset: start, payload: value.bitPattern)
     case .overflow:
       throw ScanFailure(.numberOverflow, "the number is too large for a Double", at: start)
     case .underflow:
