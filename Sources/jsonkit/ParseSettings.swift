@@ -16,6 +16,8 @@ struct ParseSettings {
       .flag("--unicode-newlines", "Accept U+0085, U+2028, U+2029, VT, FF as whitespace."),
       .flag("--loose-unicode", "Turn invalid Unicode in strings into U+FFFD."),
       .flag("--permit-trailing-text", "Ignore what follows the first complete value."),
+      .flag("--trailing-commas", "Accept a comma after the last element or member."),
+      .flag("--json5", "Accept JSON5, as Foundation's allowsJSON5 (format writes strict JSON)."),
       .valued(
         "--max-depth", "N",
         "Nest arrays and objects at most N deep (512; N up to \(JSONValue.maxDepthLimit))."),
@@ -27,6 +29,8 @@ struct ParseSettings {
     if arguments.has("--unicode-newlines") { options.insert(.unicodeNewlines) }
     if arguments.has("--loose-unicode") { options.insert(.looseUnicode) }
     if arguments.has("--permit-trailing-text") { options.insert(.permitTextAfterValidJSON) }
+    if arguments.has("--trailing-commas") { options.insert(.trailingCommas) }
+    if arguments.has("--json5") { options.insert(.json5) }
     if let text = arguments.value(of: "--max-depth") {
       guard let depth = Int(text), depth > 0 else {
         throw .usage("--max-depth needs a positive whole number, not '\(text)'")

@@ -142,6 +142,33 @@
       #expect(run.error == Self.diagnostic(for: Data(text.utf8), in: "bad.json"))
     }
 
+    @Test func json5IsValidatedWithJSON5AndFormattedAsStrictJSON() throws {
+      let text = "// settings\n{name: 'a', size: 0x10, ratio: .5, list: [1, 2,],}\n"
+      let strict = try JSONKitTool.run(["validate", "-"], input: Data(text.utf8))
+      #expect(strict.status == 1)
+      #expect(strict.error.contains("comments are accepted with"), "\(strict.error)")
+      let validated = try JSONKitTool.run(["validate", "--json5", "-"], input: Data(text.utf8))
+      #expect(validated.status == 0, "\(validated.error)")
+      let formatted = try JSONKitTool.run(["format", "--json5", "-"], input: Data(text.utf8))
+      #expect(formatted.status == 0, "\(formatted.error)")
+      #expect(formatted.output == #"{"name":"a","size":16,"ratio":0.5,"list":[1,2]}"# + "\n")
+      // Strict JSON has no spelling for Infinity.
+      let infinite = try JSONKitTool.run(
+        ["format", "--json5", "-"], input: Data("[Infinity]".utf8))
+      #expect(infinite.status != 0)
+      #expect(infinite.output.isEmpty)
+    }
+
+    @Test func trailingCommasAreAcceptedWithTheirOption() throws {
+      let text = Data(#"{"a": [1, 2,],}"#.utf8)
+      let strict = try JSONKitTool.run(["validate", "-"], input: text)
+      #expect(strict.status == 1)
+      #expect(strict.error.contains("trailing comma"), "\(strict.error)")
+      let formatted = try JSONKitTool.run(["format", "--trailing-commas", "-"], input: text)
+      #expect(formatted.status == 0, "\(formatted.error)")
+      #expect(formatted.output == #"{"a":[1,2]}"# + "\n")
+    }
+
     /// The conformance files JSONKit answers `expectation` for (`accept` or `reject`).
     private static func conformanceFiles(_ expectation: String) throws -> [String] {
       let table = try String(

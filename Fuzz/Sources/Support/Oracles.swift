@@ -201,25 +201,33 @@ private func checkEntries(of tape: Tape, loose: Bool) {
         "text \(show(input[entry.offset...].prefix(80)))\nJSONKit \(show(actual))\nreference \(show(expected))"
       )
     case .array, .object:
-      var child = index + 1
-      var count = 0
-      while child < entry.containerEnd {
-        if entry.kind == .object {
-          require(tape[child].kind == .key, "object members start with a key")
-          child += 1
-        }
-        require(tape[child].kind != .key, "a key is followed by a value")
-        child = tape.indexAfter(child)
-        count += 1
-      }
-      require(child == entry.containerEnd, "children end where the container ends")
-      require(count == entry.childCount, "a container's count is its number of children")
+      checkContainer(at: index, of: tape)
     case .null, .true, .false:
       break
     case .bigInteger:
       violated("no big integers on a tape scanned without allowing them")
     }
   }
+}
+
+/// Checks that the container at `index` holds what its entry says: its
+/// children (keys and values alternating in an object), their count and
+/// where they end.
+func checkContainer(at index: Int, of tape: Tape) {
+  let entry = tape[index]
+  var child = index + 1
+  var count = 0
+  while child < entry.containerEnd {
+    if entry.kind == .object {
+      require(tape[child].kind == .key, "object members start with a key")
+      child += 1
+    }
+    require(tape[child].kind != .key, "a key is followed by a value")
+    child = tape.indexAfter(child)
+    count += 1
+  }
+  require(child == entry.containerEnd, "children end where the container ends")
+  require(count == entry.childCount, "a container's count is its number of children")
 }
 
 private func checkNumber(_ entry: TapeEntry, text: String) {

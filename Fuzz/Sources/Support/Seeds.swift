@@ -103,6 +103,9 @@ struct SeedWriter {
       #"{"a":1,"a":2,"e\u0301":3,"é":4} // comment"#,
       "[1 /* block */, 2]\u{2028}\u{85}\u{0B}",
       "\u{FEFF}{\"bom\":true} trailing",
+      // JSON5, and a top level without braces.
+      "// c\n{a: 0x1F, $b: +.5, _c: [5., -Infinity, NaN,], 'd': 'x\\'\\x41\\\ny', é: -0x10,}",
+      "a: 1, 'b': [\"c\",], c: {d: .5e1}, // end",
     ]
     for document in documents {
       for selector: UInt8 in [0x00, 0x01, 0x03, 0x04, 0x08, 0x0F] {

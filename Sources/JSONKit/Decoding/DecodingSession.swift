@@ -124,6 +124,16 @@ final class DecodingSession {
     Tape.numberText(of: entry, in: tape.input)
   }
 
+  /// `body` applied to the number entry's text in JSON's grammar: as
+  /// written, or a JSON5 literal rewritten (`.5` as `0.5`). Nil for
+  /// hexadecimal integers, `Infinity` and `NaN`, which JSON cannot spell.
+  func withJSONNumberBytes<R>(_ entry: TapeEntry, _ body: (UnsafeRawBufferPointer) -> R?) -> R? {
+    let bytes = numberBytes(entry)
+    guard entry.flags & TapeEntry.json5Number != 0 else { return body(bytes) }
+    guard let text = JSON5NumberText.jsonText(bytes) else { return nil }
+    return text.withUnsafeBytes(body)
+  }
+
   // MARK: - Conformances
 
   /// What ``unwrap(_:at:path:)`` does with a type, beyond reading the

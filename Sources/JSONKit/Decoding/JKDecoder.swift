@@ -48,6 +48,7 @@ public final class JKDecoder: @unchecked Sendable {
     var nonConformingFloatDecodingStrategy: NonConformingFloatDecodingStrategy = .throw
     var userInfo: [CodingUserInfoKey: any Sendable] = [:]
     var parseOptions: JKParseOptions = []
+    var assumesTopLevelDictionary = false
     var maxDepth = 512
   }
 
@@ -113,33 +114,41 @@ public final class JKDecoder: @unchecked Sendable {
     set { withOptions { $0.maxDepth = newValue } }
   }
 
-  /// Not supported: `JKDecoder` reads strict JSON (RFC 8259), never JSON5.
+  /// Whether JSON5 is accepted, as Foundation's `allowsJSON5`: the same as
+  /// ``JKParseOptions/json5`` in ``parseOptions``. Default: `false`.
   ///
-  /// `JSONDecoder`'s switch for JSON5 is declared here only so that code
-  /// written for `JSONDecoder` that sets it fails to compile with this
-  /// explanation rather than "no member". ``parseOptions`` lists the
-  /// extensions `JKDecoder` does accept, such as comments.
-  @available(
-    *, unavailable,
-    message: "JKDecoder reads strict JSON, not JSON5; parseOptions lists the extensions it accepts"
-  )
+  /// The grammar is the one Foundation's `JSONDecoder` reads (see
+  /// ``JKParseOptions/json5``), and JSONKit's Unicode and number rules
+  /// still apply:
+  ///
+  /// ```swift
+  /// let decoder = JKDecoder()
+  /// decoder.allowsJSON5 = true
+  /// let sizes = try decoder.decode([String: Int].self, from: "{small: 0x10, large: +64,}")
+  /// ```
   public var allowsJSON5: Bool {
-    get { false }
-    set {}
+    get { parseOptions.contains(.json5) }
+    set {
+      withOptions {
+        if newValue {
+          $0.parseOptions.insert(.json5)
+        } else {
+          $0.parseOptions.remove(.json5)
+        }
+      }
+    }
   }
 
-  /// Not supported: a JSON5 option (a top level without its braces), and
-  /// `JKDecoder` reads strict JSON (RFC 8259), never JSON5.
+  /// Whether a top level that does not begin with `{` is read as the
+  /// members of an object whose braces are left out (`"a": 1, "b": 2`), as
+  /// Foundation's `assumesTopLevelDictionary`. Default: `false`.
   ///
-  /// Declared only so that code written for `JSONDecoder` that sets it
-  /// fails to compile with this explanation rather than "no member".
-  @available(
-    *, unavailable,
-    message: "JKDecoder reads strict JSON, not JSON5, whose top level may omit its braces"
-  )
+  /// As in Foundation, it works with and without ``allowsJSON5``; input
+  /// that holds no member at all is the empty object, and input that does
+  /// begin with `{` is an ordinary object.
   public var assumesTopLevelDictionary: Bool {
-    get { false }
-    set {}
+    get { withOptions { $0.assumesTopLevelDictionary } }
+    set { withOptions { $0.assumesTopLevelDictionary = newValue } }
   }
 
   /// Empties the key cache that speeds up repeated decoding (which every
@@ -215,6 +224,12 @@ public final class JKDecoder: @unchecked Sendable {
   /// Scans `bytes` and runs `body` with a decoder for the root value. The
   /// scan context goes back to the cache pool unless a decoded value kept a
   /// decoder, in which case the session takes ownership of its input copy.
+  /// `{}`, in static storage that lives as long as the process.
+  private static var emptyObject: UnsafeRawBufferPointer {
+    let text: StaticString = "{}"
+    return UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount)
+  }
+
   private func withRootDecoder<R>(
     _ bytes: UnsafeRawBufferPointer, adjust: (inout Options) -> Void = { _ in },
     _ body: (TapeDecoder) throws -> R
@@ -224,7 +239,10 @@ public final class JKDecoder: @unchecked Sendable {
     let context = contexts.take()
     let configuration = ScanConfiguration(
       options: options.parseOptions, maxDepth: min(options.maxDepth, JSONValue.maxDepthLimit),
-      allowsBigIntegers: true)
+      allowsBigIntegers: true, assumesTopLevelDictionary: options.assumesTopLevelDictionary)
+    // Empty input is the empty object when the braces may be left out; the
+    // scanner reads no input at all as an error, so it reads `{}` instead.
+    let bytes = bytes.isEmpty && options.assumesTopLevelDictionary ? Self.emptyObject : bytes
     do {
       try Scanner.scan(bytes, into: context, configuration: configuration)
     } catch {

@@ -38,7 +38,7 @@ extension DecodingSession {
       // the integer written (`9007199254740993.0`).
       if let integer = exactInteger(T.self, entry) { return integer }
     case .bigInteger:
-      if let value = IntegerText.parse(T.self, numberBytes(entry)) { return value }
+      if let value = wideInteger(T.self, entry) { return value }
     case let kind:
       throw DecodingErrors.typeMismatch(T.self, found: kind, path: path())
     }
@@ -46,11 +46,18 @@ extension DecodingSession {
       "Number \(numberText(entry)) does not fit in \(T.self).", path: path())
   }
 
+  /// The integer a literal beyond 64 bits spells, if `T` holds it; out of
+  /// line, as such literals are rare.
+  @inline(never)
+  private func wideInteger<T: FixedWidthInteger>(_ type: T.Type, _ entry: TapeEntry) -> T? {
+    withJSONNumberBytes(entry) { IntegerText.parse(T.self, $0) }
+  }
+
   /// The integer a number entry with a fraction or exponent spells, if `T`
   /// holds it; out of line, as integers are rarely written so.
   @inline(never)
   private func exactInteger<T: FixedWidthInteger>(_ type: T.Type, _ entry: TapeEntry) -> T? {
-    IntegerText.parseExact(T.self, numberBytes(entry))
+    withJSONNumberBytes(entry) { IntegerText.parseExact(T.self, $0) }
   }
 
   /// A Double: the correctly rounded value of any JSON number, or a string
@@ -60,8 +67,12 @@ extension DecodingSession {
     let entry = entries[index]
     switch entry.kind {
     case .double: return Double(bitPattern: entry.payload)
-    case .int: return Double(Int64(bitPattern: entry.payload))
-    case .uint: return Double(entry.payload)
+    case .int:
+      if entry.flags != 0 { return try json5Integer(Double.self, entry, path: path()) }
+      return Double(Int64(bitPattern: entry.payload))
+    case .uint:
+      if entry.flags != 0 { return try json5Integer(Double.self, entry, path: path()) }
+      return Double(entry.payload)
     case .bigInteger:
       throw integerBeyond64Bits(entry, path: path())
     case .string:
@@ -92,12 +103,17 @@ extension DecodingSession {
     switch entry.kind {
     case .double:
       let value = Double(bitPattern: entry.payload)
-      if let narrowed = FloatNarrowing.nearest(value, literal: numberBytes(entry)) {
-        return narrowed
-      }
+      // Only JSON5's Infinity and NaN are not finite; they stay what they are.
+      if !value.isFinite { return Float(value) }
+      let narrowed = withJSONNumberBytes(entry) { FloatNarrowing.nearest(value, literal: $0) }
+      if let narrowed { return narrowed }
     // Integers round once, straight to Float.
-    case .int: return Float(Int64(bitPattern: entry.payload))
-    case .uint: return Float(entry.payload)
+    case .int:
+      if entry.flags != 0 { return try json5Integer(Float.self, entry, path: path()) }
+      return Float(Int64(bitPattern: entry.payload))
+    case .uint:
+      if entry.flags != 0 { return try json5Integer(Float.self, entry, path: path()) }
+      return Float(entry.payload)
     case .bigInteger:
       throw integerBeyond64Bits(entry, path: path())
     case .string:
@@ -108,6 +124,26 @@ extension DecodingSession {
     }
     throw DecodingErrors.corrupted(
       "Number \(numberText(entry)) does not fit in Float.", path: path())
+  }
+
+  /// A JSON5 integer as a floating-point type: rounded when written in
+  /// decimals (`+5`), but exact or an error when hexadecimal, as Foundation
+  /// reads `0x…`.
+  @inline(never)
+  private func json5Integer<T: BinaryFloatingPoint>(
+    _ type: T.Type, _ entry: TapeEntry, path: @autoclosure () -> [any CodingKey]
+  ) throws -> T {
+    let hexadecimal = JSON5NumberText.isHexadecimal(numberBytes(entry))
+    let value: T? =
+      entry.kind == .int
+      ? (hexadecimal
+        ? T(exactly: Int64(bitPattern: entry.payload)) : T(Int64(bitPattern: entry.payload)))
+      : (hexadecimal ? T(exactly: entry.payload) : T(entry.payload))
+    guard let value else {
+      throw DecodingErrors.corrupted(
+        "Number \(numberText(entry)) cannot be held exactly by \(T.self).", path: path())
+    }
+    return value
   }
 
   /// The error for an integer literal beyond 64 bits read as anything but a
@@ -140,7 +176,14 @@ extension DecodingSession {
     let entry = entries[index]
     switch entry.kind {
     case .int, .uint, .double, .bigInteger:
-      if let value = DecimalText.exact(numberBytes(entry)) { return value }
+      // Hexadecimal integers have no decimal text; Infinity and NaN no Decimal.
+      if entry.flags != 0, entry.kind == .int || entry.kind == .uint,
+        JSON5NumberText.isHexadecimal(numberBytes(entry))
+      {
+        return entry.kind == .int
+          ? Decimal(Int64(bitPattern: entry.payload)) : Decimal(entry.payload)
+      }
+      if let value = withJSONNumberBytes(entry, { DecimalText.exact($0) }) { return value }
       throw DecodingErrors.corrupted(
         "Number \(numberText(entry)) cannot be held exactly by Decimal.", path: path())
     case let kind:

@@ -30,4 +30,25 @@ public struct JKParseOptions: OptionSet, Sendable, Hashable {
 
   /// Stops after the first complete value and ignores whatever follows it.
   public static let permitTextAfterValidJSON = JKParseOptions(rawValue: 1 << 3)
+
+  /// Accepts one comma after the last element of an array or the last
+  /// member of an object (`[1, 2,]`, `{"a": 1,}`), as Foundation's
+  /// `JSONDecoder` does; a comma with nothing before it (`[,]`) or two in a
+  /// row (`[1,,]`) stay errors.
+  public static let trailingCommas = JKParseOptions(rawValue: 1 << 4)
+
+  /// Accepts JSON5, the grammar of Foundation's `JSONDecoder.allowsJSON5`:
+  /// comments, trailing commas, unquoted identifier keys, single-quoted
+  /// strings and keys, hexadecimal integers, numbers with a leading or
+  /// trailing decimal point or an explicit `+`, `Infinity`, `-Infinity` and
+  /// `NaN`, escaped line breaks, `\x` and `\'` escapes, and vertical tab and
+  /// form feed as whitespace.
+  ///
+  /// JSONKit's Unicode and number rules hold inside JSON5 text as in JSON:
+  ///
+  /// ```swift
+  /// let value = try JSONValue(parsing: "{size: 0x10, name: 'a', }", options: .json5)
+  /// // ["size": 16, "name": "a"]
+  /// ```
+  public static let json5 = JKParseOptions(rawValue: 1 << 5)
 }

@@ -7,6 +7,10 @@ struct ScanConfiguration {
   /// `bigInteger` (for a Codable field that can hold them) instead of being
   /// an error.
   var allowsBigIntegers = false
+  /// Whether a top level that does not start with `{` is read as the members
+  /// of an object whose braces are left out (`JKDecoder`'s
+  /// `assumesTopLevelDictionary`).
+  var assumesTopLevelDictionary = false
 }
 
 /// The scanner: one pass over UTF-8 bytes that validates everything JSONKit
@@ -15,14 +19,28 @@ struct ScanConfiguration {
 /// It is iterative: open containers live on an explicit stack, so no input,
 /// however deep, can overflow the call stack; the nesting limit is checked as
 /// each container opens.
+///
+/// JSON5 and trailing commas are a mode of this scanner, in
+/// `Scanner+JSON5.swift`: it is entered only where strict scanning would
+/// otherwise fail, so strict JSON pays nothing for it.
 struct Scanner {
-  private let base: UnsafePointer<UInt8>
-  private let end: Int
-  private var index = 0
-  private var state: ScanState
-  private let configuration: ScanConfiguration
+  let base: UnsafePointer<UInt8>
+  let end: Int
+  var index = 0
+  var state: ScanState
+  let configuration: ScanConfiguration
   private let extendedWhitespace: Bool
-  private let looseUnicode: Bool
+  let looseUnicode: Bool
+  /// Whether the JSON5 grammar is accepted.
+  let json5: Bool
+  /// Whether a comma may end an array or object (`.trailingCommas` or JSON5).
+  let trailingCommas: Bool
+  /// Where the top-level object whose braces are left out began, or -1 if
+  /// there is none (see ``ScanConfiguration/assumesTopLevelDictionary``).
+  var bracelessObjectStart = -1
+  /// Whether that object has been closed by the end of the input, its only
+  /// proper ending.
+  var bracelessObjectEnded = false
 
   private init(
     base: UnsafePointer<UInt8>, count: Int, state: ScanState, configuration: ScanConfiguration
@@ -32,8 +50,10 @@ struct Scanner {
     self.state = state
     self.configuration = configuration
     let options = configuration.options
-    extendedWhitespace = !options.isDisjoint(with: [.comments, .unicodeNewlines])
+    extendedWhitespace = !options.isDisjoint(with: [.comments, .unicodeNewlines, .json5])
     looseUnicode = options.contains(.looseUnicode)
+    json5 = options.contains(.json5)
+    trailingCommas = !options.isDisjoint(with: [.trailingCommas, .json5])
   }
 
   /// Scans `input` onto the tape of `context`, replacing what was there.
@@ -71,7 +91,11 @@ struct Scanner {
   private mutating func scanDocument() throws(ScanFailure) {
     if end >= 3, base[0] == 0xEF, base[1] == 0xBB, base[2] == 0xBF { index = 3 }
     try skipWhitespace()
-    guard index < end else { throw ScanFailure(.emptyInput, "the input holds no value", at: index) }
+    if configuration.assumesTopLevelDictionary, index >= end || base[index] != UInt8(ascii: "{") {
+      guard try openBracelessObject() else { return }
+    } else if index >= end {
+      throw ScanFailure(.emptyInput, "the input holds no value", at: index)
+    }
 
     values: while true {
       // A value starts at `index`, after any whitespace.
@@ -85,7 +109,8 @@ struct Scanner {
           index += 1
           closeObject()
         } else {
-          try scanKey()
+          // Only a key after a comma can turn out to be an object's end.
+          _ = try scanKey(afterComma: false)
           continue values
         }
       case UInt8(ascii: "["):
@@ -109,7 +134,7 @@ struct Scanner {
       case UInt8(ascii: "n"):
         try scanLiteral(0x6C6C_756E, .null, "null")
       default:
-        throw unexpected("a value")
+        try scanValueOtherwise()
       }
 
       // A value just ended; what may follow depends on the open container.
@@ -119,12 +144,16 @@ struct Scanner {
         state.stack.base[top] &+= 1 << 32
         let inObject = state.stack.base[top] >> 63 != 0
         try skipWhitespace()
-        guard index < end else { throw endOfInput(inObject ? "',' or '}'" : "',' or ']'") }
+        guard index < end else {
+          if closeBracelessObjectAtEnd() { continue }
+          throw endOfInput(inObject ? "',' or '}'" : "',' or ']'")
+        }
         let byte = base[index]
         if byte == UInt8(ascii: ",") {
           index += 1
           try skipWhitespace()
-          if inObject { try scanKey() }
+          // A trailing comma's object is closed by then: its value has ended.
+          if inObject, try !scanKey(afterComma: true) { continue }
           continue values
         }
         if inObject, byte == UInt8(ascii: "}") {
@@ -140,18 +169,21 @@ struct Scanner {
       }
     }
 
+    if bracelessObjectStart >= 0 { try checkBracelessObjectEnded() }
     // Whatever follows the value is ignored when text after it is
     // permitted, even an unclosed comment or ill-formed UTF-8 in one.
     if configuration.options.contains(.permitTextAfterValidJSON) { return }
     try skipWhitespace()
     if index < end {
       throw ScanFailure(
-        .textAfterValue, "unexpected \(describe(at: index)) after the value", at: index)
+        .textAfterValue,
+        "unexpected \(describe(at: index)) after the value\(optionHint(at: index))",
+        at: index)
     }
   }
 
   @inline(__always)
-  private mutating func open(_ kind: TapeEntry.Kind) throws(ScanFailure) {
+  mutating func open(_ kind: TapeEntry.Kind) throws(ScanFailure) {
     guard state.stack.count < configuration.maxDepth else {
       throw ScanFailure(
         .tooDeeplyNested,
@@ -163,7 +195,7 @@ struct Scanner {
   }
 
   @inline(__always)
-  private mutating func closeArray() {
+  mutating func closeArray() {
     state.stack.count -= 1
     let open = state.stack.base[state.stack.count]
     let tapeIndex = Int(truncatingIfNeeded: open & 0xFFFF_FFFF)
@@ -172,7 +204,7 @@ struct Scanner {
   }
 
   @inline(__always)
-  private mutating func closeObject() {
+  mutating func closeObject() {
     state.stack.count -= 1
     let open = state.stack.base[state.stack.count]
     let tapeIndex = Int(truncatingIfNeeded: open & 0xFFFF_FFFF)
@@ -219,13 +251,11 @@ struct Scanner {
   }
 
   /// Scans `"key"` and the `:` after it, leaving `index` at the value.
+  /// Returns false when, instead, a trailing comma's object ended here.
   @inline(__always)
-  private mutating func scanKey() throws(ScanFailure) {
+  mutating func scanKey(afterComma: Bool) throws(ScanFailure) -> Bool {
     guard index < end, base[index] == UInt8(ascii: "\"") else {
-      if index < end, base[index] == UInt8(ascii: "}") {
-        throw ScanFailure(.unexpectedCharacter, "expected a key after ',', found '}'", at: index)
-      }
-      throw index < end ? unexpected("a string key") : endOfInput("a string key")
+      return try scanKeyOtherwise(afterComma: afterComma)
     }
     let offset = index
     let id: UInt32
@@ -242,6 +272,13 @@ struct Scanner {
         id = state.keys.intern(base + span.start, length: span.length)
       }
     }
+    try recordKey(id, at: offset)
+    return true
+  }
+
+  /// Records the key `id` found at `offset` and scans the `:` after it.
+  @inline(__always)
+  mutating func recordKey(_ id: UInt32, at offset: Int) throws(ScanFailure) {
     state.tape.append(TapeEntry(.key, offset: offset, payload: UInt64(id)))
     // Duplicates are found among Swift-equal keys, not byte-equal ones.
     state.keyStack.append(state.keys.canonicalIDs[Int(id)])
@@ -279,7 +316,7 @@ struct Scanner {
   // MARK: - Whitespace
 
   @inline(__always)
-  private mutating func skipWhitespace() throws(ScanFailure) {
+  mutating func skipWhitespace() throws(ScanFailure) {
     // Between tokens there is mostly no whitespace at all (always, in
     // minified JSON): one comparison settles that before any loop.
     if index < end, base[index] > 0x20, !extendedWhitespace { return }
@@ -309,11 +346,13 @@ struct Scanner {
   private mutating func skipExtendedWhitespace() throws(ScanFailure) -> Bool {
     let options = configuration.options
     let byte = base[index]
+    // JSON5 adds vertical tab and form feed, but no Unicode line breaks:
+    // Foundation's JSON5 reader rejects them.
+    if byte == 0x0B || byte == 0x0C, json5 || options.contains(.unicodeNewlines) {
+      index += 1
+      return true
+    }
     if options.contains(.unicodeNewlines) {
-      if byte == 0x0B || byte == 0x0C {
-        index += 1
-        return true
-      }
       if byte == 0xC2, index + 1 < end, base[index + 1] == 0x85 {
         index += 2
         return true
@@ -325,7 +364,7 @@ struct Scanner {
         return true
       }
     }
-    guard options.contains(.comments), byte == UInt8(ascii: "/"), index + 1 < end else {
+    guard json5 || options.contains(.comments), byte == UInt8(ascii: "/"), index + 1 < end else {
       return false
     }
     let start = index
@@ -393,7 +432,7 @@ struct Scanner {
   /// `.looseUnicode`, without repairs) stay in the input; others are decoded
   /// into the arena.
   @inline(__always)
-  private mutating func scanStringBytes() throws(ScanFailure) -> StringSpan {
+  mutating func scanStringBytes() throws(ScanFailure) -> StringSpan {
     let quote = index
     var position = index + 1
     while true {
@@ -421,10 +460,7 @@ struct Scanner {
       }
       if length > 0, !UTF8Validation.isNoncharacter(scalar) { continue }
       if looseUnicode { return try scanStringIntoArena(quote: quote, from: position) }
-      throw length > 0
-        ? ScanFailure(
-          .noncharacter, "the noncharacter \(Self.hex(scalar)) in a string", at: position)
-        : ScanFailure(.invalidUTF8, "ill-formed UTF-8 in a string", at: position)
+      throw invalidScalar(length: length, scalar, at: position)
     }
   }
 
@@ -466,24 +502,27 @@ struct Scanner {
         position = commonEnd
         continue
       }
-      let (length, scalar) = UTF8Validation.decodeMultibyte(base, at: position, end: end)
-      if length > 0, !UTF8Validation.isNoncharacter(scalar) {
-        appendToArena(base + position, count: length)
-        position += length
-      } else if looseUnicode {
-        appendScalarToArena(0xFFFD)
-        position += abs(length)
-      } else {
-        throw length > 0
-          ? ScanFailure(
-            .noncharacter, "the noncharacter \(Self.hex(scalar)) in a string", at: position)
-          : ScanFailure(.invalidUTF8, "ill-formed UTF-8 in a string", at: position)
-      }
+      position = try appendSequenceToArena(at: position)
     }
   }
 
+  /// Appends the multibyte sequence at `position` to the arena, or U+FFFD
+  /// for an ill-formed one or a noncharacter under `.looseUnicode`; returns
+  /// the position after it.
+  @inline(__always)
+  mutating func appendSequenceToArena(at position: Int) throws(ScanFailure) -> Int {
+    let (length, scalar) = UTF8Validation.decodeMultibyte(base, at: position, end: end)
+    if length > 0, !UTF8Validation.isNoncharacter(scalar) {
+      appendToArena(base + position, count: length)
+      return position + length
+    }
+    guard looseUnicode else { throw invalidScalar(length: length, scalar, at: position) }
+    appendScalarToArena(0xFFFD)
+    return position + abs(length)
+  }
+
   /// Decodes the escape at `position` into the arena; returns the position after it.
-  private mutating func decodeEscape(at position: Int) throws(ScanFailure) -> Int {
+  mutating func decodeEscape(at position: Int) throws(ScanFailure) -> Int {
     guard position + 1 < end else { throw unterminatedString(position) }
     let escaped = base[position + 1]
     let simple: UInt8
@@ -497,15 +536,14 @@ struct Scanner {
     case UInt8(ascii: "u"):
       return try decodeUnicodeEscape(at: position)
     default:
-      throw ScanFailure(
-        .invalidEscape, "invalid escape '\\\(describeByte(escaped))' in a string", at: position)
+      return try decodeEscapeOtherwise(at: position)
     }
     state.arena.append(simple)
     return position + 2
   }
 
   /// Decodes `\uXXXX`, or a surrogate pair of two such escapes.
-  private mutating func decodeUnicodeEscape(at position: Int) throws(ScanFailure) -> Int {
+  mutating func decodeUnicodeEscape(at position: Int) throws(ScanFailure) -> Int {
     let unit = try hexQuad(at: position + 2, escapeAt: position)
     var scalar = UInt32(unit)
     var next = position + 6
@@ -546,7 +584,7 @@ struct Scanner {
   }
 
   /// The four hex digits at `position` as a UTF-16 code unit.
-  private func hexQuad(at position: Int, escapeAt escape: Int) throws(ScanFailure) -> UInt16 {
+  func hexQuad(at position: Int, escapeAt escape: Int) throws(ScanFailure) -> UInt16 {
     guard position + 4 <= end else {
       throw ScanFailure(.invalidEscape, "a \\u escape needs four hex digits", at: escape)
     }
@@ -567,12 +605,12 @@ struct Scanner {
   }
 
   @inline(__always)
-  private mutating func appendToArena(_ bytes: UnsafePointer<UInt8>, count: Int) {
+  mutating func appendToArena(_ bytes: UnsafePointer<UInt8>, count: Int) {
     state.arena.reserve(count).update(from: bytes, count: count)
     state.arena.count += count
   }
 
-  private mutating func appendScalarToArena(_ scalar: UInt32) {
+  mutating func appendScalarToArena(_ scalar: UInt32) {
     let destination = state.arena.reserve(4)
     state.arena.count += ScanPrimitives.encodeUTF8(scalar, into: destination)
   }
@@ -589,14 +627,19 @@ struct Scanner {
     let negative = base[position] == UInt8(ascii: "-")
     if negative { position += 1 }
     guard position < end, DecimalDigits.isDigit(base[position]) else {
-      throw ScanFailure(.invalidNumber, "expected a digit in a number", at: position)
+      if json5 { return try scanJSON5Number(from: start) }
+      throw ScanFailure(
+        .invalidNumber, "expected a digit in a number\(optionHint(at: position))", at: position)
     }
     var significand: UInt64 = 0
     let integerStart = position
     if base[position] == UInt8(ascii: "0") {
       position += 1
-      if position < end, DecimalDigits.isDigit(base[position]) {
-        throw ScanFailure(.invalidNumber, "a number may not have leading zeros", at: integerStart)
+      if position < end,
+        DecimalDigits.isDigit(base[position]) || base[position] | 0x20 == UInt8(ascii: "x")
+      {
+        if json5 { return try scanJSON5Number(from: start) }
+        throw leadingZero(at: integerStart)
       }
     } else {
       position = DecimalDigits.accumulateDigits(base, from: position, end: end, into: &significand)
@@ -611,7 +654,11 @@ struct Scanner {
       position = DecimalDigits.accumulateDigits(base, from: position, end: end, into: &significand)
       fractionDigits = position - fractionStart
       guard fractionDigits > 0 else {
-        throw ScanFailure(.invalidNumber, "expected a digit after the decimal point", at: position)
+        if json5 { return try scanJSON5Number(from: start) }
+        throw ScanFailure(
+          .invalidNumber,
+          "expected a digit after the decimal point\(optionHint(trailingPointAt: position - 1))",
+          at: position)
       }
     }
     var exponent = 0
@@ -673,9 +720,18 @@ struct Scanner {
         significand: significand, exponent: exponent - fractionDigits, negative: negative,
         truncated: false, text: text)
       : DecimalToDouble.convert(text: text)
+    state.tape.append(try doubleEntry(outcome, at: start))
+  }
+
+  /// The tape entry of a converted Double, or the error for one beyond
+  /// Double's range.
+  @inline(__always)
+  func doubleEntry(_ outcome: DecimalToDouble.Outcome, at start: Int, flags: UInt8 = 0)
+    throws(ScanFailure) -> TapeEntry
+  {
     switch outcome {
     case .value(let value):
-      state.tape.append(TapeEntry(.double, offset: start, payload: value.bitPattern))
+      return TapeEntry(.double, flags: flags, offset: start, payload: value.bitPattern)
     case .overflow:
       throw ScanFailure(.numberOverflow, "the number is too large for a Double", at: start)
     case .underflow:
@@ -686,41 +742,50 @@ struct Scanner {
 
   // MARK: - Errors
 
-  private func endOfInput(_ expected: String) -> ScanFailure {
+  func endOfInput(_ expected: String) -> ScanFailure {
     ScanFailure(.unexpectedEndOfInput, "unexpected end of input, expected \(expected)", at: index)
   }
 
-  private func unexpected(_ expected: String) -> ScanFailure {
+  func unexpected(_ expected: String) -> ScanFailure {
     ScanFailure(
-      .unexpectedCharacter, "expected \(expected), found \(describe(at: index))", at: index)
+      .unexpectedCharacter,
+      "expected \(expected), found \(describe(at: index))\(optionHint(at: index))", at: index)
   }
 
-  private func unterminatedString(_ quote: Int) -> ScanFailure {
+  func unterminatedString(_ quote: Int) -> ScanFailure {
     ScanFailure(.unterminated, "a string is never closed", at: quote)
   }
 
-  private func controlCharacter(at position: Int) -> ScanFailure {
+  /// The error for a sequence that ``UTF8Validation/decodeMultibyte(_:at:end:)``
+  /// found ill-formed (a negative length) or a noncharacter.
+  func invalidScalar(length: Int, _ scalar: UInt32, at position: Int) -> ScanFailure {
+    length > 0
+      ? ScanFailure(.noncharacter, "the noncharacter \(Self.hex(scalar)) in a string", at: position)
+      : ScanFailure(.invalidUTF8, "ill-formed UTF-8 in a string", at: position)
+  }
+
+  func controlCharacter(at position: Int) -> ScanFailure {
     ScanFailure(
       .unescapedControlCharacter,
       "the control character \(Self.hex(UInt32(base[position]))) must be escaped in a string",
       at: position)
   }
 
-  private func describe(at position: Int) -> String {
+  func describe(at position: Int) -> String {
     "'\(describeByte(base[position]))'"
   }
 
-  private func describeByte(_ byte: UInt8) -> String {
+  func describeByte(_ byte: UInt8) -> String {
     if byte >= 0x20, byte < 0x7F { return String(UnicodeScalar(byte)) }
     return "\\x" + String(byte, radix: 16, uppercase: true)
   }
 
-  private static func hex4(_ unit: UInt16) -> String {
+  static func hex4(_ unit: UInt16) -> String {
     let digits = String(unit, radix: 16, uppercase: true)
     return String(repeating: "0", count: 4 - digits.count) + digits
   }
 
-  private static func hex(_ scalar: UInt32) -> String {
+  static func hex(_ scalar: UInt32) -> String {
     let digits = String(scalar, radix: 16, uppercase: true)
     return "U+" + String(repeating: "0", count: max(0, 4 - digits.count)) + digits
   }

@@ -99,6 +99,10 @@ struct Tape {
     // ignores) may look like more of a number, as in `1.5.2` or `2+2`, and
     // must not be taken for part of it.
     let start = entry.offset
+    if entry.flags & TapeEntry.json5Number != 0 {
+      return UnsafeRawBufferPointer(
+        rebasing: input[start..<JSON5NumberText.literalEnd(in: input, from: start)])
+    }
     var end = start
     if end < input.count, input[end] == UInt8(ascii: "-") { end += 1 }
     end = digitsEnd(in: input, from: end)

@@ -59,6 +59,10 @@ struct TapeEntry: BitwiseCopyable, Equatable {
   static let inArena: UInt8 = 1
   /// Flag of an object in which some key occurs more than once.
   static let hasDuplicateKeys: UInt8 = 1
+  /// Flag of a number written in JSON5's syntax (hexadecimal, an explicit
+  /// `+`, a leading or trailing decimal point, `Infinity`, `NaN`): readers
+  /// of its text must not take it for JSON's (see ``JSON5NumberText``).
+  static let json5Number: UInt8 = 1
 
   @inline(__always)
   init(_ kind: Kind, flags: UInt8 = 0, offset: Int, payload: UInt64) {
