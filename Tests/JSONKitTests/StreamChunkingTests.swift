@@ -61,6 +61,41 @@ struct StreamChunkingTests {
     #expect(bytewise.elements == whole)
   }
 
+  @Test("A JSON5 array cut in two at every byte gives the elements of the whole array")
+  func json5ArrayAtEveryByte() async throws {
+    // Brackets, commas and quotes inside single-quoted strings and comments
+    // must not end an element; the trailing comma must not start one.
+    let text = Array(
+      "[ 'a]\\'\",' , {k: ']', \"q\": \"'\"} /* ], */, // ]\n 0x1F,\u{0B}+.5, Infinity, ]".utf8)
+    let values = try #require(JSONValue(parsing: text, options: .json5).arrayValue)
+    #expect(values.count == 5)
+    for cut in 0...text.count {
+      let chunks = ChunkedBytes(text, cuts: [cut])
+      let outcome = await StreamOutcome(JSONValue.arrayElements(from: chunks, options: .json5))
+      #expect(outcome.error == nil, "cut at \(cut)")
+      #expect(outcome.elements == values, "cut at \(cut)")
+    }
+    let decoder = JKDecoder()
+    decoder.allowsJSON5 = true
+    let strings = await StreamOutcome(
+      decoder.decodeArrayElements(
+        String.self, from: ChunkedBytes(Array("['a,]', \"b\",]".utf8), every: 1)))
+    #expect(strings.error == nil)
+    #expect(strings.elements == ["a,]", "b"])
+  }
+
+  @Test("A trailing comma ends an array stream only when an option accepts it")
+  func trailingCommaInArrayStreams() async throws {
+    let text = Array("[1,2,]".utf8)
+    let strict = await StreamOutcome(JSONValue.arrayElements(from: ChunkedBytes(text, every: 1)))
+    #expect(strict.elements == [1, 2])
+    #expect(strict.error != nil)
+    let accepted = await StreamOutcome(
+      JSONValue.arrayElements(from: ChunkedBytes(text, every: 1), options: .trailingCommas))
+    #expect(accepted.error == nil)
+    #expect(accepted.elements == [1, 2])
+  }
+
   @Test("An error is placed alike however the stream is cut")
   func errorsAtEveryCut() async throws {
     // The third record's name holds an unpaired surrogate escape.

@@ -1,8 +1,9 @@
 /// Frames the elements of one top-level JSON array, a chunk at a time.
 ///
 /// It follows only what decides where an element ends: strings and their
-/// escapes, the depth of brackets and braces, comments when they are
-/// allowed, and the commas and whitespace between elements. Everything
+/// escapes (single-quoted ones too in JSON5), the depth of brackets and
+/// braces, comments when they are allowed, and the commas (a trailing one
+/// when allowed) and whitespace between elements. Everything
 /// else (Unicode, numbers, literals, matching brackets) is the scanner's to
 /// check when it reads the element. Its state lives in the value, so a
 /// chunk may end at any byte, inside a string, an escape or a
@@ -21,6 +22,9 @@ struct ArrayElementFramer: RecordFramer {
   }
 
   private let allowsComments: Bool
+  /// Whether `'` opens a string, as in JSON5.
+  private let singleQuotes: Bool
+  private let allowsTrailingComma: Bool
   private let extendedWhitespace: Bool
   private let permitsTextAfterArray: Bool
   private let maxDepth: Int
@@ -39,6 +43,8 @@ struct ArrayElementFramer: RecordFramer {
   private var index = 0
   private var depth = 0
   private var inString = false
+  /// The byte that closes the string being read.
+  private var quote = UInt8(ascii: "\"")
   private var escaped = false
   private var isScalar = false
 
@@ -50,8 +56,12 @@ struct ArrayElementFramer: RecordFramer {
 
   init(options: JKParseOptions, maxDepth: Int) {
     self.maxDepth = maxDepth
-    allowsComments = options.contains(.comments)
-    extendedWhitespace = options.contains(.unicodeNewlines)
+    let json5 = options.contains(.json5)
+    allowsComments = json5 || options.contains(.comments)
+    singleQuotes = json5
+    allowsTrailingComma = json5 || options.contains(.trailingCommas)
+    // JSON5's extra whitespace is vertical tab and form feed, as here.
+    extendedWhitespace = json5 || options.contains(.unicodeNewlines)
     permitsTextAfterArray = options.contains(.permitTextAfterValidJSON)
   }
 
@@ -109,11 +119,13 @@ struct ArrayElementFramer: RecordFramer {
             position += 1
             continue
           }
-          position = ScanPrimitives.skipPlainStringBytes(base, from: position, end: end)
-          guard position < end else { break }
+          if quote == UInt8(ascii: "\"") {
+            position = ScanPrimitives.skipPlainStringBytes(base, from: position, end: end)
+            guard position < end else { break }
+          }
           switch base[position] {
           case UInt8(ascii: "\\"): escaped = true
-          case UInt8(ascii: "\""):
+          case quote:
             inString = false
             if depth == 0 { return finishElement(at: origin + position + 1) }
           default: break
@@ -127,7 +139,12 @@ struct ArrayElementFramer: RecordFramer {
           continue
         }
         switch byte {
-        case UInt8(ascii: "\""): inString = true
+        case UInt8(ascii: "\""):
+          inString = true
+          quote = byte
+        case UInt8(ascii: "'") where singleQuotes:
+          inString = true
+          quote = byte
         case UInt8(ascii: "["), UInt8(ascii: "{"): depth += 1
         case UInt8(ascii: "]"), UInt8(ascii: "}"):
           depth -= 1
@@ -183,6 +200,10 @@ struct ArrayElementFramer: RecordFramer {
         stage = .afterArray
         return
       }
+      if byte == UInt8(ascii: "]"), allowsTrailingComma {
+        stage = .afterArray
+        return
+      }
       if byte == UInt8(ascii: "]") {
         throw failure(
           .unexpectedCharacter, "expected a value, found \(describe(byte))", at: offset,
@@ -193,7 +214,8 @@ struct ArrayElementFramer: RecordFramer {
       elementColumn = column(at: offset, in: buffer)
       stage = .inElement
       escaped = false
-      inString = byte == UInt8(ascii: "\"")
+      inString = byte == UInt8(ascii: "\"") || (singleQuotes && byte == UInt8(ascii: "'"))
+      quote = byte
       depth = byte == UInt8(ascii: "[") || byte == UInt8(ascii: "{") ? 1 : 0
       isScalar = !inString && depth == 0
     case .afterElement:
@@ -328,6 +350,7 @@ struct ArrayElementFramer: RecordFramer {
     case UInt8(ascii: ","), UInt8(ascii: "]"), UInt8(ascii: "}"), UInt8(ascii: "["),
       UInt8(ascii: "{"), UInt8(ascii: "\""), UInt8(ascii: ":"), UInt8(ascii: "/"):
       true
+    case UInt8(ascii: "'"): singleQuotes
     default: isWhitespace(byte)
     }
   }
