@@ -150,22 +150,32 @@ public final class JKDecoder: @unchecked Sendable {
 
   // MARK: - Decoding
 
-  /// Decodes a value of type `T` from JSON bytes.
+  /// Decodes a value of type `T` from JSON bytes: UTF-8, or UTF-16 or
+  /// UTF-32 of either byte order with or without a byte order mark, told
+  /// apart as `JSONDecoder` tells them (UTF-8 is read in place; the others
+  /// are transcoded first).
   public func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
     try data.withUnsafeBytes { try decode(type, fromBytes: $0) }
   }
 
-  /// Decodes a value of type `T` from JSON bytes.
+  /// Decodes a value of type `T` from JSON bytes in any of the encodings
+  /// that `decode(_:from:)` with `Data` reads.
   public func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8]) throws -> T {
     try bytes.withUnsafeBytes { try decode(type, fromBytes: $0) }
   }
 
-  /// Decodes a value of type `T` from JSON text.
+  /// Decodes a value of type `T` from JSON text. A `String` is text
+  /// already, so its UTF-8 is read as it is, never taken for UTF-16.
   public func decode<T: Decodable>(_ type: T.Type, from string: String) throws -> T {
-    try InputBytes.with(string) { try decode(type, fromBytes: $0) }
+    try InputBytes.with(string) { bytes in
+      try withRootDecoder(InputText(utf8: bytes)) { decoder in
+        try decoder.session.unwrap(type, at: 0, path: [])
+      }
+    }
   }
 
-  /// Decodes a value of type `T` from JSON bytes in memory the caller owns;
+  /// Decodes a value of type `T` from JSON bytes in memory the caller owns,
+  /// in any of the encodings that `decode(_:from:)` with `Data` reads;
   /// nothing is retained after the call returns.
   public func decode<T: Decodable>(_ type: T.Type, from buffer: UnsafeRawBufferPointer) throws -> T
   {
@@ -201,12 +211,21 @@ public final class JKDecoder: @unchecked Sendable {
     }
   }
 
-  /// Scans `bytes` and runs `body` with a decoder for the root value. The
-  /// scan context goes back to the cache pool unless a decoded value kept a
-  /// decoder, in which case the session takes ownership of its input copy.
+  /// Reads `bytes` in whichever Unicode encoding they are (UTF-8 passes
+  /// straight through) and runs `body` with a decoder for the root value.
   private func withRootDecoder<R>(
     _ bytes: UnsafeRawBufferPointer, _ body: (TapeDecoder) throws -> R
   ) throws -> R {
+    try InputText.withUTF8(bytes) { try withRootDecoder($0, body) }
+  }
+
+  /// Scans `text` and runs `body` with a decoder for the root value. The
+  /// scan context goes back to the cache pool unless a decoded value kept a
+  /// decoder, in which case the session takes ownership of its input copy.
+  private func withRootDecoder<R>(
+    _ text: InputText, _ body: (TapeDecoder) throws -> R
+  ) throws -> R {
+    let bytes = text.utf8
     let options = withOptions { $0 }
     let context = contexts.take()
     let configuration = ScanConfiguration(
@@ -216,7 +235,7 @@ public final class JKDecoder: @unchecked Sendable {
       try Scanner.scan(bytes, into: context, configuration: configuration)
     } catch {
       contexts.give(context)
-      throw DecodingErrors.invalidJSON(error)
+      throw DecodingErrors.invalidJSON(text.relocated(error))
     }
     var session = DecodingSession(context: context, input: bytes, options: options)
     defer {
