@@ -125,6 +125,26 @@ extension FoundationParityTests {
     #expect(try JSONValue(foundationObject: ours) == JSONValue(parsing: Self.postcardText))
   }
 
+  /// Where `JSONSerialization` tells the encoding apart differently from
+  /// `JSONDecoder`, the `Any` bridge follows `JSONDecoder`; where both
+  /// Foundation readers drop an incomplete last code unit, JSONKit rejects it.
+  @Test func theAnyBridgeDiffersFromJSONSerializationWhereJSONDecoderDoes() throws {
+    let utf32 = "[1]".data(using: .utf32LittleEndian)!
+    let cases: [(bytes: Data, serializationReads: Bool, jsonKitReads: Bool)] = [
+      (Data([0x31, 0x00, 0x20]), true, false),  // three bytes: UTF-8 to JSONDecoder
+      (Data([0xFE, 0xFF, 0x00, 0x00]) + utf32, false, true),  // JSONDecoder's UTF-32LE mark
+      (Data([0x31, 0x00, 0x20, 0x00, 0x20]), true, false),  // an incomplete last unit
+    ]
+    for (bytes, serializationReads, jsonKitReads) in cases {
+      let theirs = try? JSONSerialization.jsonObject(with: bytes, options: .fragmentsAllowed)
+      let ours = try? JKSerialization.jsonObject(with: bytes)
+      #expect((theirs != nil) == serializationReads, "\(Array(bytes))")
+      #expect((ours != nil) == jsonKitReads, "\(Array(bytes))")
+      let decoded = try? JSONDecoder().decode(JSONValue.self, from: bytes)
+      #expect((decoded != nil) == (jsonKitReads || bytes.count == 5), "\(Array(bytes))")
+    }
+  }
+
   /// The first bytes that decide the encoding, and how each reader answers
   /// them. JSONKit answers as `JSONDecoder` except where the third column
   /// says why not.
