@@ -26,43 +26,31 @@ struct UnicodeTranscoder {
     return source.count / unitSize * (unitSize == 2 ? 3 : 4) + 1
   }
 
-  /// Calls `body` with the offset in ``source`` and the scalar of each
-  /// scalar in turn, or `nil` as the scalar of an ill-formed subpart, until
-  /// `body` returns false.
+  /// The scalar at `offset` in ``source`` and the bytes it takes; `nil` as
+  /// the scalar of an ill-formed subpart.
   @inline(__always)
-  func forEachScalar(_ body: (_ offset: Int, _ scalar: Unicode.Scalar?) -> Bool) {
+  func scalar(at offset: Int) -> (scalar: Unicode.Scalar?, length: Int) {
     let count = source.count
-    var offset = 0
-    if encoding.unitSize == 2 {
+    var scalar: Unicode.Scalar?
+    var length = encoding.unitSize
+    guard offset + length <= count else { return (nil, count - offset) }
+    if length == 2 {
       let bigEndian = encoding == .utf16BigEndian
-      while offset + 2 <= count {
-        let unit = unit16(at: offset, bigEndian)
-        var length = 2
-        var scalar: Unicode.Scalar?
-        if unit & 0xF800 != 0xD800 {
-          scalar = Unicode.Scalar(unit)
-        } else if unit < 0xDC00, offset + 4 <= count {
-          let low = unit16(at: offset + 2, bigEndian)
-          if low & 0xFC00 == 0xDC00 {
-            scalar = Unicode.Scalar(
-              0x1_0000 + (UInt32(unit & 0x3FF) << 10 | UInt32(low & 0x3FF)))
-            length = 4
-          }
+      let unit = unit16(at: offset, bigEndian)
+      if unit & 0xF800 != 0xD800 {
+        scalar = Unicode.Scalar(unit)
+      } else if unit < 0xDC00, offset + 4 <= count {
+        let low = unit16(at: offset + 2, bigEndian)
+        if low & 0xFC00 == 0xDC00 {
+          scalar = Unicode.Scalar(0x1_0000 + (UInt32(unit & 0x3FF) << 10 | UInt32(low & 0x3FF)))
+          length = 4
         }
-        if offset == 0, scalar == "\u{FEFF}" { scalar = nil }
-        guard body(offset, scalar) else { return }
-        offset += length
       }
     } else {
-      let bigEndian = encoding == .utf32BigEndian
-      while offset + 4 <= count {
-        var scalar = Unicode.Scalar(unit32(at: offset, bigEndian))
-        if offset == 0, scalar == "\u{FEFF}" { scalar = nil }
-        guard body(offset, scalar) else { return }
-        offset += 4
-      }
+      scalar = Unicode.Scalar(unit32(at: offset, encoding == .utf32BigEndian))
     }
-    if offset < count { _ = body(offset, nil) }
+    if offset == 0, scalar == "\u{FEFF}" { scalar = nil }
+    return (scalar, length)
   }
 
   /// Writes the UTF-8 of the source into `output`, which holds at least
@@ -70,11 +58,14 @@ struct UnicodeTranscoder {
   func transcode(into output: UnsafeMutableRawBufferPointer) -> Int {
     guard let base = output.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return 0 }
     var written = 0
-    forEachScalar { _, scalar in
+    var offset = 0
+    while offset < source.count {
+      let (scalar, length) = self.scalar(at: offset)
+      offset += length
       guard let scalar else {
         base[written] = Self.marker
         written += 1
-        return true
+        continue
       }
       let value = scalar.value
       switch value {
@@ -97,7 +88,6 @@ struct UnicodeTranscoder {
         base[written + 3] = 0x80 | UInt8(truncatingIfNeeded: value & 0x3F)
         written += 4
       }
-      return true
     }
     return written
   }
@@ -106,15 +96,15 @@ struct UnicodeTranscoder {
   /// of its scalar or ill-formed subpart (the source's length at the end),
   /// and whether that was an ill-formed subpart.
   func sourceOffset(ofUTF8Offset utf8Offset: Int) -> (offset: Int, isIllFormed: Bool) {
-    var found = (offset: source.count, isIllFormed: false)
     var position = 0
-    forEachScalar { offset, scalar in
+    var offset = 0
+    while offset < source.count {
+      let (scalar, length) = self.scalar(at: offset)
       position += scalar.map { UTF8.width($0) } ?? 1
-      guard position > utf8Offset else { return true }
-      found = (offset, scalar == nil)
-      return false
+      if position > utf8Offset { return (offset, scalar == nil) }
+      offset += length
     }
-    return found
+    return (source.count, false)
   }
 
   /// What the ill-formed subpart at `offset` is, for a message, as a noun
