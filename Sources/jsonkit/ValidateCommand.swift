@@ -15,6 +15,8 @@ enum ValidateCommand {
       then 1. A FILE that cannot be read is reported the same way as a wrong
       option, with exit status 2, after the other files have been checked.
       Lines and columns count from 1; columns count Unicode characters.
+      FILE may be UTF-8, UTF-16 or UTF-32, told apart by a byte order mark
+      or by the zero bytes of its first characters, as Foundation does.
 
       With --lines each FILE is JSON Lines: one value per line, blank lines
       skipped. Every bad line gets its own FILE:LINE:COLUMN: message, and the

@@ -169,6 +169,23 @@
       #expect(formatted.output == #"{"a":[1,2]}"# + "\n")
     }
 
+    @Test func utf16AndUTF32FilesAreReadAsText() throws {
+      let directory = try TemporaryDirectory()
+      defer { directory.remove() }
+      let text = "{\"é\": [1, \"😀\"]}"
+      try directory.write(
+        Data([0xFF, 0xFE]) + text.data(using: .utf16LittleEndian)!, to: "le.json")
+      try directory.write(text.data(using: .utf32BigEndian)!, to: "be.json")
+      try directory.write("[1,\n x]".data(using: .utf16BigEndian)!, to: "bad.json")
+      let valid = try JSONKitTool.run(["validate", "le.json", "be.json"], in: directory.url)
+      #expect(valid.status == 0, "\(valid.error)")
+      let formatted = try JSONKitTool.run(["format", "le.json"], in: directory.url)
+      #expect(formatted.output == "{\"é\":[1,\"😀\"]}\n")
+      let invalid = try JSONKitTool.run(["validate", "bad.json"], in: directory.url)
+      #expect(invalid.status == 1)
+      #expect(invalid.error.hasPrefix("bad.json:2:2: expected a value"), "\(invalid.error)")
+    }
+
     /// The conformance files JSONKit answers `expectation` for (`accept` or `reject`).
     private static func conformanceFiles(_ expectation: String) throws -> [String] {
       let table = try String(

@@ -34,7 +34,7 @@ struct ConformanceTests {
   @Test(arguments: cases)
   func parsing(_ testCase: Case) throws {
     let bytes = try Fixtures.bytes("test_parsing", testCase.file)
-    let result = Result { try TestScan.tape(bytes) }
+    let result = Result { try TestScan.documentTape(bytes) }
     switch result {
     case .success:
       #expect(testCase.accepts, "accepted, but expected rejection (\(testCase.reason))")

@@ -31,6 +31,11 @@ public func fuzzParse(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
   // The String form repairs ill-formed UTF-8 before JSONKit sees it.
   let document =
     form == 2 ? Array(String(decoding: input.document, as: UTF8.self).utf8) : input.bytes
+  // A String is never taken for UTF-16, but its bytes can be, and the
+  // checks below read the bytes (the utf16 target covers wide input).
+  if form == 2, document.withUnsafeBytes({ InputEncoding.detect($0).encoding }) != .utf8 {
+    return 0
+  }
 
   let parsed = Result { () throws(JKParseError) -> JSONValue in
     switch form {

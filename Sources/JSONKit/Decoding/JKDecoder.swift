@@ -159,22 +159,32 @@ public final class JKDecoder: @unchecked Sendable {
 
   // MARK: - Decoding
 
-  /// Decodes a value of type `T` from JSON bytes.
+  /// Decodes a value of type `T` from JSON bytes: UTF-8, or UTF-16 or
+  /// UTF-32 of either byte order with or without a byte order mark, told
+  /// apart as `JSONDecoder` tells them (UTF-8 is read in place; the others
+  /// are transcoded first).
   public func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
     try data.withUnsafeBytes { try decode(type, fromBytes: $0) }
   }
 
-  /// Decodes a value of type `T` from JSON bytes.
+  /// Decodes a value of type `T` from JSON bytes in any of the encodings
+  /// that `decode(_:from:)` with `Data` reads.
   public func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8]) throws -> T {
     try bytes.withUnsafeBytes { try decode(type, fromBytes: $0) }
   }
 
-  /// Decodes a value of type `T` from JSON text.
+  /// Decodes a value of type `T` from JSON text. A `String` is text
+  /// already, so its UTF-8 is read as it is, never taken for UTF-16.
   public func decode<T: Decodable>(_ type: T.Type, from string: String) throws -> T {
-    try InputBytes.with(string) { try decode(type, fromBytes: $0) }
+    try InputBytes.with(string) { bytes in
+      try withRootDecoder(InputText(utf8: bytes)) { decoder in
+        try decoder.session.unwrap(type, at: 0, path: [])
+      }
+    }
   }
 
-  /// Decodes a value of type `T` from JSON bytes in memory the caller owns;
+  /// Decodes a value of type `T` from JSON bytes in memory the caller owns,
+  /// in any of the encodings that `decode(_:from:)` with `Data` reads;
   /// nothing is retained after the call returns.
   public func decode<T: Decodable>(_ type: T.Type, from buffer: UnsafeRawBufferPointer) throws -> T
   {
@@ -212,26 +222,35 @@ public final class JKDecoder: @unchecked Sendable {
 
   /// Decodes one record of a stream, with `adjust` applied to this call's
   /// options (an array element is read without the options that concern
-  /// the whole document).
+  /// the whole document). A stream is UTF-8 text, so a record is never
+  /// taken for UTF-16 or UTF-32.
   func decodeRecord<T: Decodable>(
     _ type: T.Type, from bytes: UnsafeRawBufferPointer, adjust: (inout Options) -> Void
   ) throws -> T {
-    try withRootDecoder(bytes, adjust: adjust) { decoder in
+    try withRootDecoder(InputText(utf8: bytes), adjust: adjust) { decoder in
       try decoder.session.unwrap(type, at: 0, path: [])
     }
   }
 
-  /// Scans `bytes` and runs `body` with a decoder for the root value. The
-  /// scan context goes back to the cache pool unless a decoded value kept a
-  /// decoder, in which case the session takes ownership of its input copy.
   /// `{}`, in static storage that lives as long as the process.
   private static var emptyObject: UnsafeRawBufferPointer {
     let text: StaticString = "{}"
     return UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount)
   }
 
+  /// Reads `bytes` in whichever Unicode encoding they are (UTF-8 passes
+  /// straight through) and runs `body` with a decoder for the root value.
   private func withRootDecoder<R>(
-    _ bytes: UnsafeRawBufferPointer, adjust: (inout Options) -> Void = { _ in },
+    _ bytes: UnsafeRawBufferPointer, _ body: (TapeDecoder) throws -> R
+  ) throws -> R {
+    try InputText.withUTF8(bytes) { try withRootDecoder($0, body) }
+  }
+
+  /// Scans `text` and runs `body` with a decoder for the root value. The
+  /// scan context goes back to the cache pool unless a decoded value kept a
+  /// decoder, in which case the session takes ownership of its input copy.
+  private func withRootDecoder<R>(
+    _ text: InputText, adjust: (inout Options) -> Void = { _ in },
     _ body: (TapeDecoder) throws -> R
   ) throws -> R {
     var options = withOptions { $0 }
@@ -242,12 +261,13 @@ public final class JKDecoder: @unchecked Sendable {
       allowsBigIntegers: true, assumesTopLevelDictionary: options.assumesTopLevelDictionary)
     // Empty input is the empty object when the braces may be left out; the
     // scanner reads no input at all as an error, so it reads `{}` instead.
-    let bytes = bytes.isEmpty && options.assumesTopLevelDictionary ? Self.emptyObject : bytes
+    let bytes =
+      text.utf8.isEmpty && options.assumesTopLevelDictionary ? Self.emptyObject : text.utf8
     do {
       try Scanner.scan(bytes, into: context, configuration: configuration)
     } catch {
       contexts.give(context)
-      throw DecodingErrors.invalidJSON(error)
+      throw DecodingErrors.invalidJSON(text.relocated(error))
     }
     var session = DecodingSession(context: context, input: bytes, options: options)
     defer {

@@ -43,6 +43,12 @@ public struct JKParseError: Error, Sendable, Hashable, CustomStringConvertible {
     case unpairedSurrogate
     /// Bytes that are not well-formed UTF-8.
     case invalidUTF8
+    /// UTF-16 input that is not well-formed: an unpaired surrogate, or a
+    /// byte left over at the end.
+    case invalidUTF16
+    /// UTF-32 input that is not well-formed: a surrogate, a unit above
+    /// U+10FFFF, or bytes left over at the end.
+    case invalidUTF32
     /// U+0000 in a string.
     case nullCharacter
     /// A Unicode noncharacter (U+FDD0 to U+FDEF, or U+nFFFE / U+nFFFF) in a string.
@@ -61,15 +67,19 @@ public struct JKParseError: Error, Sendable, Hashable, CustomStringConvertible {
   public let kind: Kind
   /// A sentence that says what was expected and what was found.
   public let message: String
-  /// The zero-based byte offset of the problem in the input.
+  /// The zero-based byte offset of the problem in the input: in UTF-16 or
+  /// UTF-32 input, the offset of the code unit at fault in the bytes given
+  /// (a byte order mark included).
   public let offset: Int
   /// The one-based line of the problem; CR, LF and CRLF each end a line.
   public let line: Int
   /// The one-based column of the problem, counted in Unicode scalars from the
-  /// start of its line (each byte of ill-formed UTF-8 counts as one).
+  /// start of its line (each byte of ill-formed UTF-8, and each ill-formed
+  /// code unit of UTF-16 or UTF-32 input, counts as one).
   public let column: Int
   /// The input around the problem, on the problem's line, with control
-  /// characters and ill-formed bytes made visible.
+  /// characters and ill-formed bytes made visible (UTF-16 and UTF-32 input
+  /// is shown as text, each ill-formed code unit as `\xFF`).
   public let excerpt: String
 
   /// Creates an error, working out the line, column and excerpt from the
@@ -82,6 +92,20 @@ public struct JKParseError: Error, Sendable, Hashable, CustomStringConvertible {
     self.line = position.line
     self.column = position.column
     self.excerpt = position.excerpt
+  }
+
+  /// An error whose place is already known: one moved from transcoded
+  /// text to the caller's bytes, found while framing the records of a
+  /// stream, or moved from a record into its stream.
+  init(
+    _ kind: Kind, _ message: String, offset: Int, line: Int, column: Int, excerpt: String
+  ) {
+    self.kind = kind
+    self.message = message
+    self.offset = offset
+    self.line = line
+    self.column = column
+    self.excerpt = excerpt
   }
 
   /// `Message around line L, column C (byte offset N) near excerpt`: the

@@ -72,19 +72,6 @@ struct RecordPlace {
 }
 
 extension JKParseError {
-  /// An error whose place is already known, such as one found while
-  /// framing the records of a stream, or moved from a record into its stream.
-  init(
-    _ kind: Kind, _ message: String, offset: Int, line: Int, column: Int, excerpt: String
-  ) {
-    self.kind = kind
-    self.message = message
-    self.offset = offset
-    self.line = line
-    self.column = column
-    self.excerpt = excerpt
-  }
-
   /// Whether the error says only that there was no value (a line of
   /// whitespace or comments), which JSON Lines skips.
   var isEmptyInput: Bool { kind == .emptyInput }

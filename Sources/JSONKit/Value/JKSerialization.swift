@@ -14,6 +14,13 @@ import Foundation
 public enum JKSerialization {
   /// Parses JSON into Foundation-style values.
   ///
+  /// `data` may be UTF-8, UTF-16 or UTF-32, as for
+  /// ``JSONValue/init(parsing:options:maxDepth:)-(Data,_,_)``: the
+  /// encoding is told apart as `JSONDecoder` tells it. `JSONSerialization`
+  /// differs in two cases that are not JSON in the encoding `JSONDecoder`
+  /// sees: it reads three bytes holding a zero byte as UTF-16, and
+  /// `FE FF 00 00` as UTF-16's mark followed by U+0000.
+  ///
   /// - Throws: ``JKParseError`` saying what is wrong and where.
   public static func jsonObject(
     with data: Data, options: JKParseOptions = [], maxDepth: Int = 512

@@ -21,7 +21,10 @@ extension JSONValue {
   /// ```
   ///
   /// - Parameters:
-  ///   - data: UTF-8 JSON text; a leading byte order mark is skipped.
+  ///   - data: JSON text in UTF-8 (a leading byte order mark is skipped),
+  ///     or in UTF-16 or UTF-32 of either byte order, with or without a
+  ///     byte order mark, told apart as Foundation's `JSONDecoder` tells
+  ///     them. An error's offset is then the offset in `data`.
   ///   - options: extensions to strict JSON to accept; `[]` is strict.
   ///   - maxDepth: the deepest nesting of arrays and objects accepted; at
   ///     most ``maxDepthLimit``.
@@ -47,13 +50,14 @@ extension JSONValue {
     }.get()
   }
 
-  /// Parses JSON text into a value.
+  /// Parses JSON text into a value. A `String` is text already: its UTF-8
+  /// is read as it is, never taken for UTF-16.
   public init(parsing text: String, options: JKParseOptions = [], maxDepth: Int = 512)
     throws(JKParseError)
   {
     self = try InputBytes.with(text) { bytes in
       Result { () throws(JKParseError) in
-        try Self.parse(bytes, options: options, maxDepth: maxDepth)
+        try Self.parse(InputText(utf8: bytes), options: options, maxDepth: maxDepth)
       }
     }.get()
   }
@@ -67,7 +71,8 @@ extension JSONValue {
   }
 
   /// Checks that bytes are JSON that JSONKit accepts with `options`, without
-  /// building any value.
+  /// building any value. The bytes may be in any encoding that parsing
+  /// reads (UTF-8, UTF-16, UTF-32).
   ///
   /// - Throws: ``JKParseError`` saying what is wrong and where.
   public static func validate(
@@ -94,7 +99,8 @@ extension JSONValue {
     _ text: String, options: JKParseOptions = [], maxDepth: Int = 512
   ) throws(JKParseError) {
     try InputBytes.with(text) { bytes in
-      Result { () throws(JKParseError) in try validate(bytes, options: options, maxDepth: maxDepth)
+      Result { () throws(JKParseError) in
+        try scan(InputText(utf8: bytes), options: options, maxDepth: maxDepth) { _ in }
       }
     }.get()
   }
@@ -103,36 +109,45 @@ extension JSONValue {
   public static func validate(
     _ buffer: UnsafeRawBufferPointer, options: JKParseOptions = [], maxDepth: Int = 512
   ) throws(JKParseError) {
-    try scan(buffer, options: options, maxDepth: maxDepth) { _ in }
+    try InputText.withUTF8(buffer) { text throws(JKParseError) in
+      try scan(text, options: options, maxDepth: maxDepth) { _ in }
+    }
   }
 
   private static func parse(
     _ bytes: UnsafeRawBufferPointer, options: JKParseOptions, maxDepth: Int
   ) throws(JKParseError) -> JSONValue {
-    try scan(bytes, options: options, maxDepth: maxDepth) { tape throws(JKParseError) in
-      try build(tape, input: bytes)
+    try InputText.withUTF8(bytes) { text throws(JKParseError) in
+      try parse(text, options: options, maxDepth: maxDepth)
+    }
+  }
+
+  private static func parse(
+    _ text: InputText, options: JKParseOptions, maxDepth: Int
+  ) throws(JKParseError) -> JSONValue {
+    try scan(text, options: options, maxDepth: maxDepth) { tape throws(JKParseError) in
+      try build(tape, text: text)
     }
   }
 
   /// The root value of `tape`.
-  private static func build(_ tape: Tape, input: UnsafeRawBufferPointer) throws(JKParseError)
-    -> JSONValue
-  {
+  private static func build(_ tape: Tape, text: InputText) throws(JKParseError) -> JSONValue {
     do {
       return try JSONValueBuilder.value(at: 0, in: tape)
     } catch {
       // The scan already rejects integers beyond 64 bits; this keeps the
       // answer an error, not a crash, should that ever change.
-      throw JKParseError(
-        .integerOutOfRange, "the integer does not fit 64 bits", offset: tape[error.index].offset,
-        in: input)
+      throw text.relocated(
+        JKParseError(
+          .integerOutOfRange, "the integer does not fit 64 bits",
+          offset: tape[error.index].offset, in: text.utf8))
     }
   }
 
   /// Scans with a context from the shared pool, whose key cache makes each
   /// distinct key's `String` once.
   private static func scan<R>(
-    _ bytes: UnsafeRawBufferPointer, options: JKParseOptions, maxDepth: Int,
+    _ text: InputText, options: JKParseOptions, maxDepth: Int,
     _ body: (Tape) throws(JKParseError) -> R
   ) throws(JKParseError) -> R {
     let pool = ScanContextPool.shared
@@ -140,7 +155,11 @@ extension JSONValue {
     defer { pool.give(context) }
     let configuration = ScanConfiguration(
       options: options, maxDepth: Swift.min(maxDepth, maxDepthLimit))
-    try Scanner.scan(bytes, into: context, configuration: configuration)
-    return try body(Tape(context: context, input: bytes))
+    do {
+      try Scanner.scan(text.utf8, into: context, configuration: configuration)
+    } catch {
+      throw text.relocated(error)
+    }
+    return try body(Tape(context: context, input: text.utf8))
   }
 }
