@@ -412,10 +412,15 @@ extension Scanner {
   }
 
   private func trailingComma(before what: String) -> ScanFailure {
-    ScanFailure(
-      .unexpectedCharacter,
-      "a trailing comma before \(what == "]" || what == "}" ? "'\(what)'" : what) is accepted "
-        + "only with parseOptions: .trailingCommas (or .json5)", at: index)
+    ScanFailure(.unexpectedCharacter, Self.trailingCommaMessage(before: what), at: index)
+  }
+
+  /// What a trailing comma before `what` (a closing bracket or brace, or a
+  /// description of what follows) is told in strict JSON; stream framing
+  /// says the same.
+  static func trailingCommaMessage(before what: String) -> String {
+    "a trailing comma before \(what == "]" || what == "}" ? "'\(what)'" : what) is accepted "
+      + "only with parseOptions: .trailingCommas (or .json5)"
   }
 
   private func unexpectedJSON5(_ expected: String, _ construct: String) -> ScanFailure {

@@ -206,8 +206,7 @@ struct ArrayElementFramer: RecordFramer {
       }
       if byte == UInt8(ascii: "]") {
         throw failure(
-          .unexpectedCharacter, "expected a value, found \(describe(byte))", at: offset,
-          in: buffer)
+          .unexpectedCharacter, Scanner.trailingCommaMessage(before: "]"), at: offset, in: buffer)
       }
       elementStart = offset
       elementLine = line
