@@ -15,6 +15,10 @@ enum ValidateCommand {
       then 1. A FILE that cannot be read is reported the same way as a wrong
       option, with exit status 2, after the other files have been checked.
       Lines and columns count from 1; columns count Unicode characters.
+
+      A gzip-compressed FILE is inflated and its JSON checked, unless
+      --no-gunzip is given; a corrupt, truncated or oversized gzip stream is
+      reported as FILE: message (compressed byte offset N).
       """,
     groups: [ParseSettings.group],
     run: run)
@@ -41,7 +45,9 @@ enum ValidateCommand {
     try ProgressLine.during("validating \(input.displayName)") { () throws(ToolError) in
       let data = try input.read()
       do throws(JKParseError) {
-        try JSONValue.validate(data, options: settings.options, maxDepth: settings.maxDepth)
+        try JSONValue.validate(
+          data, options: settings.options, maxDepth: settings.maxDepth,
+          decompression: settings.decompression)
       } catch {
         throw .invalid(error, in: input.displayName)
       }

@@ -49,6 +49,7 @@ public final class JKDecoder: @unchecked Sendable {
     var userInfo: [CodingUserInfoKey: any Sendable] = [:]
     var parseOptions: JKParseOptions = []
     var maxDepth = 512
+    var decompression = JKDecompression.gzip
   }
 
   private let lock = NSLock()
@@ -111,6 +112,24 @@ public final class JKDecoder: @unchecked Sendable {
   public var maxDepth: Int {
     get { withOptions { $0.maxDepth } }
     set { withOptions { $0.maxDepth = newValue } }
+  }
+
+  /// Whether input compressed with gzip is inflated before it is decoded,
+  /// and to at most how many bytes. Default: ``JKDecompression/gzip``,
+  /// which recognises gzip's signature and inflates up to 1 GiB.
+  ///
+  /// ```swift
+  /// decoder.decompression = .gzip(maxInflatedSize: 10 << 20)  // 10 MiB of JSON at most
+  /// decoder.decompression = .disabled  // read every input as JSON text
+  /// ```
+  ///
+  /// A corrupt, truncated or oversized stream is
+  /// `DecodingError.dataCorrupted` with a ``JKParseError`` underneath whose
+  /// offset counts compressed bytes; errors in the JSON inside say where in
+  /// the inflated text.
+  public var decompression: JKDecompression {
+    get { withOptions { $0.decompression } }
+    set { withOptions { $0.decompression = newValue } }
   }
 
   /// Not supported: `JKDecoder` reads strict JSON (RFC 8259), never JSON5.
@@ -208,6 +227,14 @@ public final class JKDecoder: @unchecked Sendable {
     _ bytes: UnsafeRawBufferPointer, _ body: (TapeDecoder) throws -> R
   ) throws -> R {
     let options = withOptions { $0 }
+    return try GzipReader.withInput(bytes, options.decompression, wrap: DecodingErrors.notJSON) {
+      bytes throws in try withRootDecoder(bytes, options, body)
+    }
+  }
+
+  private func withRootDecoder<R>(
+    _ bytes: UnsafeRawBufferPointer, _ options: Options, _ body: (TapeDecoder) throws -> R
+  ) throws -> R {
     let context = contexts.take()
     let configuration = ScanConfiguration(
       options: options.parseOptions, maxDepth: min(options.maxDepth, JSONValue.maxDepthLimit),

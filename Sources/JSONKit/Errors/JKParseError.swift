@@ -55,22 +55,43 @@ public struct JKParseError: Error, Sendable, Hashable, CustomStringConvertible {
     case textAfterValue
     /// The input is larger than one document may be (4 GiB).
     case inputTooLarge
+    /// gzip input whose compressed stream is corrupt or truncated, whose
+    /// CRC-32 or length check fails, or that has other bytes after its last
+    /// member. ``offset`` counts compressed bytes.
+    case invalidGzip
+    /// gzip input that inflates to more than the configured maximum
+    /// (``JKDecompression/maxInflatedSize``). ``offset`` counts compressed
+    /// bytes: how far inflation had read when it stopped.
+    case inflatedTooLarge
   }
 
   /// What went wrong.
   public let kind: Kind
   /// A sentence that says what was expected and what was found.
   public let message: String
-  /// The zero-based byte offset of the problem in the input.
+  /// The zero-based byte offset of the problem in the input. For gzip
+  /// input, an offset into the inflated JSON text, except for errors in the
+  /// compressed stream itself (``isInCompressedInput``), whose offset counts
+  /// compressed bytes.
   public let offset: Int
   /// The one-based line of the problem; CR, LF and CRLF each end a line.
+  /// 0 for an error in compressed input, which has no lines.
   public let line: Int
   /// The one-based column of the problem, counted in Unicode scalars from the
-  /// start of its line (each byte of ill-formed UTF-8 counts as one).
+  /// start of its line (each byte of ill-formed UTF-8 counts as one). 0 for
+  /// an error in compressed input.
   public let column: Int
   /// The input around the problem, on the problem's line, with control
-  /// characters and ill-formed bytes made visible.
+  /// characters and ill-formed bytes made visible; empty for an error in
+  /// compressed input.
   public let excerpt: String
+
+  /// Whether the problem lies in compressed (gzip) input rather than in JSON
+  /// text: then ``offset`` counts compressed bytes and there is no line,
+  /// column or excerpt.
+  public var isInCompressedInput: Bool {
+    kind == .invalidGzip || kind == .inflatedTooLarge
+  }
 
   /// Creates an error, working out the line, column and excerpt from the
   /// input, which is why the scanner need not count lines as it goes.
@@ -84,11 +105,26 @@ public struct JKParseError: Error, Sendable, Hashable, CustomStringConvertible {
     self.excerpt = position.excerpt
   }
 
+  /// An error in compressed input, at `offset` compressed bytes: binary
+  /// data has no lines, columns or readable excerpt.
+  init(compressed kind: Kind, _ message: String, offset: Int) {
+    self.kind = kind
+    self.message = message
+    self.offset = offset
+    self.line = 0
+    self.column = 0
+    self.excerpt = ""
+  }
+
   /// `Message around line L, column C (byte offset N) near excerpt`: the
-  /// message as a sentence, placed in Foundation's words.
+  /// message as a sentence, placed in Foundation's words; for an error in
+  /// compressed input, `Message at compressed byte offset N`.
   public var description: String {
-    "\(message.prefix(1).uppercased())\(message.dropFirst()) around line \(line), column \(column)"
-      + " (byte offset \(offset)) near \(excerpt)"
+    let sentence = "\(message.prefix(1).uppercased())\(message.dropFirst())"
+    if isInCompressedInput {
+      return "\(sentence) at compressed byte offset \(offset)"
+    }
+    return "\(sentence) around line \(line), column \(column) (byte offset \(offset)) near \(excerpt)"
   }
 }
 

@@ -25,35 +25,41 @@ extension JSONValue {
   ///   - options: extensions to strict JSON to accept; `[]` is strict.
   ///   - maxDepth: the deepest nesting of arrays and objects accepted; at
   ///     most ``maxDepthLimit``.
+  ///   - decompression: whether gzip input is inflated first, and to at
+  ///     most how many bytes; by default gzip is recognised and inflated up
+  ///     to 1 GiB.
   /// - Throws: ``JKParseError`` saying what is wrong and where.
-  public init(parsing data: Data, options: JKParseOptions = [], maxDepth: Int = 512)
-    throws(JKParseError)
-  {
+  public init(
+    parsing data: Data, options: JKParseOptions = [], maxDepth: Int = 512,
+    decompression: JKDecompression = .gzip
+  ) throws(JKParseError) {
     self = try data.withUnsafeBytes { bytes in
       Result { () throws(JKParseError) in
-        try Self.parse(bytes, options: options, maxDepth: maxDepth)
+        try Self.parse(bytes, options: options, maxDepth: maxDepth, decompression: decompression)
       }
     }.get()
   }
 
-  /// Parses JSON bytes into a value. See ``init(parsing:options:maxDepth:)-(Data,_,_)``.
-  public init(parsing bytes: [UInt8], options: JKParseOptions = [], maxDepth: Int = 512)
-    throws(JKParseError)
-  {
+  /// Parses JSON bytes into a value. See ``init(parsing:options:maxDepth:decompression:)-(Data,_,_,_)``.
+  public init(
+    parsing bytes: [UInt8], options: JKParseOptions = [], maxDepth: Int = 512,
+    decompression: JKDecompression = .gzip
+  ) throws(JKParseError) {
     self = try bytes.withUnsafeBytes { bytes in
       Result { () throws(JKParseError) in
-        try Self.parse(bytes, options: options, maxDepth: maxDepth)
+        try Self.parse(bytes, options: options, maxDepth: maxDepth, decompression: decompression)
       }
     }.get()
   }
 
-  /// Parses JSON text into a value.
+  /// Parses JSON text into a value. (Text is never gzip: gzip's signature
+  /// is not UTF-8.)
   public init(parsing text: String, options: JKParseOptions = [], maxDepth: Int = 512)
     throws(JKParseError)
   {
     self = try InputBytes.with(text) { bytes in
       Result { () throws(JKParseError) in
-        try Self.parse(bytes, options: options, maxDepth: maxDepth)
+        try Self.parse(bytes, options: options, maxDepth: maxDepth, decompression: .disabled)
       }
     }.get()
   }
@@ -61,30 +67,36 @@ extension JSONValue {
   /// Parses JSON bytes in memory the caller owns; nothing refers to the
   /// memory after the initializer returns.
   public init(
-    parsing buffer: UnsafeRawBufferPointer, options: JKParseOptions = [], maxDepth: Int = 512
+    parsing buffer: UnsafeRawBufferPointer, options: JKParseOptions = [], maxDepth: Int = 512,
+    decompression: JKDecompression = .gzip
   ) throws(JKParseError) {
-    self = try Self.parse(buffer, options: options, maxDepth: maxDepth)
+    self = try Self.parse(buffer, options: options, maxDepth: maxDepth, decompression: decompression)
   }
 
   /// Checks that bytes are JSON that JSONKit accepts with `options`, without
-  /// building any value.
+  /// building any value; gzip input is inflated first unless
+  /// `decompression` says otherwise.
   ///
   /// - Throws: ``JKParseError`` saying what is wrong and where.
   public static func validate(
-    _ data: Data, options: JKParseOptions = [], maxDepth: Int = 512
+    _ data: Data, options: JKParseOptions = [], maxDepth: Int = 512,
+    decompression: JKDecompression = .gzip
   ) throws(JKParseError) {
     try data.withUnsafeBytes { bytes in
-      Result { () throws(JKParseError) in try validate(bytes, options: options, maxDepth: maxDepth)
+      Result { () throws(JKParseError) in
+        try validate(bytes, options: options, maxDepth: maxDepth, decompression: decompression)
       }
     }.get()
   }
 
   /// Checks that bytes are JSON that JSONKit accepts with `options`.
   public static func validate(
-    _ bytes: [UInt8], options: JKParseOptions = [], maxDepth: Int = 512
+    _ bytes: [UInt8], options: JKParseOptions = [], maxDepth: Int = 512,
+    decompression: JKDecompression = .gzip
   ) throws(JKParseError) {
     try bytes.withUnsafeBytes { bytes in
-      Result { () throws(JKParseError) in try validate(bytes, options: options, maxDepth: maxDepth)
+      Result { () throws(JKParseError) in
+        try validate(bytes, options: options, maxDepth: maxDepth, decompression: decompression)
       }
     }.get()
   }
@@ -94,30 +106,31 @@ extension JSONValue {
     _ text: String, options: JKParseOptions = [], maxDepth: Int = 512
   ) throws(JKParseError) {
     try InputBytes.with(text) { bytes in
-      Result { () throws(JKParseError) in try validate(bytes, options: options, maxDepth: maxDepth)
+      Result { () throws(JKParseError) in
+        try validate(bytes, options: options, maxDepth: maxDepth, decompression: .disabled)
       }
     }.get()
   }
 
   /// Checks that bytes in memory the caller owns are JSON that JSONKit accepts.
   public static func validate(
-    _ buffer: UnsafeRawBufferPointer, options: JKParseOptions = [], maxDepth: Int = 512
+    _ buffer: UnsafeRawBufferPointer, options: JKParseOptions = [], maxDepth: Int = 512,
+    decompression: JKDecompression = .gzip
   ) throws(JKParseError) {
-    try scan(buffer, options: options, maxDepth: maxDepth) { _ in }
+    try scan(buffer, options: options, maxDepth: maxDepth, decompression: decompression) { _ in }
   }
 
   private static func parse(
-    _ bytes: UnsafeRawBufferPointer, options: JKParseOptions, maxDepth: Int
+    _ bytes: UnsafeRawBufferPointer, options: JKParseOptions, maxDepth: Int,
+    decompression: JKDecompression
   ) throws(JKParseError) -> JSONValue {
-    try scan(bytes, options: options, maxDepth: maxDepth) { tape throws(JKParseError) in
-      try build(tape, input: bytes)
+    try scan(bytes, options: options, maxDepth: maxDepth, decompression: decompression) {
+      tape throws(JKParseError) in try build(tape)
     }
   }
 
   /// The root value of `tape`.
-  private static func build(_ tape: Tape, input: UnsafeRawBufferPointer) throws(JKParseError)
-    -> JSONValue
-  {
+  private static func build(_ tape: Tape) throws(JKParseError) -> JSONValue {
     do {
       return try JSONValueBuilder.value(at: 0, in: tape)
     } catch {
@@ -125,7 +138,17 @@ extension JSONValue {
       // answer an error, not a crash, should that ever change.
       throw JKParseError(
         .integerOutOfRange, "the integer does not fit 64 bits", offset: tape[error.index].offset,
-        in: input)
+        in: tape.input)
+    }
+  }
+
+  /// Scans, after inflating gzip input if `decompression` says so.
+  private static func scan<R>(
+    _ bytes: UnsafeRawBufferPointer, options: JKParseOptions, maxDepth: Int,
+    decompression: JKDecompression, _ body: (Tape) throws(JKParseError) -> R
+  ) throws(JKParseError) -> R {
+    try GzipReader.withInput(bytes, decompression, wrap: { $0 }) { bytes throws(JKParseError) in
+      try scan(bytes, options: options, maxDepth: maxDepth, body)
     }
   }
 
