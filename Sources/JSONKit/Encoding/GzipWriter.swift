@@ -59,8 +59,7 @@ private struct DeflateStream {
   }
 
   /// Compresses all of `text` into `output` and returns the compressed size.
-  func compress(_ text: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer) -> Int
-  {
+  func compress(_ text: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer) -> Int {
     var read = 0
     var written = 0
     let input = text.baseAddress.map { UnsafeMutableRawPointer(mutating: $0) }

@@ -124,7 +124,8 @@ public struct JKParseError: Error, Sendable, Hashable, CustomStringConvertible {
     if isInCompressedInput {
       return "\(sentence) at compressed byte offset \(offset)"
     }
-    return "\(sentence) around line \(line), column \(column) (byte offset \(offset)) near \(excerpt)"
+    return
+      "\(sentence) around line \(line), column \(column) (byte offset \(offset)) near \(excerpt)"
   }
 }
 

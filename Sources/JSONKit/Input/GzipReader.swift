@@ -32,6 +32,15 @@ enum GzipReader {
     return try withInflated(bytes, decompression, wrap: wrap, body)
   }
 
+  /// ``withInput(_:_:wrap:_:)`` for readers that throw ``JKParseError`` itself.
+  @inline(__always)
+  static func withInput<R>(
+    _ bytes: UnsafeRawBufferPointer, _ decompression: JKDecompression,
+    _ body: (UnsafeRawBufferPointer) throws(JKParseError) -> R
+  ) throws(JKParseError) -> R {
+    try withInput(bytes, decompression, wrap: { $0 }, body)
+  }
+
   @inline(never)
   private static func withInflated<R, E: Error>(
     _ bytes: UnsafeRawBufferPointer, _ decompression: JKDecompression,
@@ -268,7 +277,8 @@ struct RawInflateStream {
         throw GzipReader.invalid("the gzip stream ends inside its compressed data", at: position)
       default:
         let reason = stream.pointee.msg.map { String(cString: $0) } ?? "status \(status)"
-        throw GzipReader.invalid("the gzip member's compressed data is corrupt (\(reason))", at: position)
+        throw GzipReader.invalid(
+          "the gzip member's compressed data is corrupt (\(reason))", at: position)
       }
     }
   }

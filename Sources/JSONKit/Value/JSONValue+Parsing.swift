@@ -70,7 +70,8 @@ extension JSONValue {
     parsing buffer: UnsafeRawBufferPointer, options: JKParseOptions = [], maxDepth: Int = 512,
     decompression: JKDecompression = .gzip
   ) throws(JKParseError) {
-    self = try Self.parse(buffer, options: options, maxDepth: maxDepth, decompression: decompression)
+    self = try Self.parse(
+      buffer, options: options, maxDepth: maxDepth, decompression: decompression)
   }
 
   /// Checks that bytes are JSON that JSONKit accepts with `options`, without
@@ -147,7 +148,7 @@ extension JSONValue {
     _ bytes: UnsafeRawBufferPointer, options: JKParseOptions, maxDepth: Int,
     decompression: JKDecompression, _ body: (Tape) throws(JKParseError) -> R
   ) throws(JKParseError) -> R {
-    try GzipReader.withInput(bytes, decompression, wrap: { $0 }) { bytes throws(JKParseError) in
+    try GzipReader.withInput(bytes, decompression) { bytes throws(JKParseError) in
       try scan(bytes, options: options, maxDepth: maxDepth, body)
     }
   }
