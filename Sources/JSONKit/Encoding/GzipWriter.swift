@@ -1,4 +1,4 @@
-import CZlib
+internal import CZlib
 
 /// Compresses finished JSON text into one gzip member (RFC 1952) through
 /// zlib, whose header carries no name and a modification time of zero, so

@@ -1,4 +1,4 @@
-import CZlib
+internal import CZlib
 
 /// Inflates gzip input (RFC 1952) before it is scanned, trusting nothing the
 /// stream says about itself.
