@@ -11,7 +11,12 @@ let package = Package(
     .executable(name: "jsonkit", targets: ["jsonkit"]),
   ],
   targets: [
-    .target(name: "JSONKit"),
+    // The platform's zlib, for reading and writing gzip: a system library,
+    // not a package dependency.
+    .systemLibrary(
+      name: "CZlib", path: "Sources/CZlib",
+      providers: [.apt(["zlib1g-dev"]), .yum(["zlib-devel"])]),
+    .target(name: "JSONKit", dependencies: ["CZlib"]),
     .target(name: "JSONKitCorpus"),
     .executableTarget(name: "jsonkit", dependencies: ["JSONKit", "JSONKitCorpus"]),
     .testTarget(name: "JSONKitTests", dependencies: ["JSONKit", "JSONKitCorpus"]),

@@ -31,6 +31,10 @@ enum FormatCommand {
       first bad line is reported as by 'jsonkit validate' and ends the output
       with exit status 1. --pretty cannot be used with --lines, since a JSON
       Lines record must stay on one line.
+
+      gzip-compressed input is inflated first (unless --no-gunzip). With
+      --gzip the output is the formatted text compressed as one gzip member,
+      without the final line break.
       """,
     groups: [
       OptionGroup(
@@ -43,6 +47,8 @@ enum FormatCommand {
           .flag("--no-escape-slashes", "Write '/' as it is (the default)."),
           .flag("--in-place", "Replace each FILE rather than print it."),
           .flag("--lines", "Read and write JSON Lines, one record per line."),
+          .flag("--gzip", "Compress the output with gzip (level 6)."),
+          .valued("--gzip-level", "N", "Compress the output with gzip at level N, 0 to 9."),
         ]),
       ParseSettings.group,
     ],
@@ -51,6 +57,7 @@ enum FormatCommand {
   private static func run(_ arguments: Arguments) throws(ToolError) -> ExitStatus {
     let settings = try ParseSettings(arguments)
     let formatting = outputFormatting(arguments)
+    let compression = try compression(arguments)
     var operands = arguments.operands
     if arguments.has("--lines") {
       guard !arguments.has("--pretty") else {
@@ -58,6 +65,9 @@ enum FormatCommand {
       }
       guard !arguments.has("--in-place") else {
         throw .usage("--in-place cannot be used with --lines")
+      }
+      guard compression == .none else {
+        throw .usage("--gzip cannot be used with --lines: each record is written as a line of text")
       }
     }
     if arguments.has("--in-place") {
@@ -79,10 +89,10 @@ enum FormatCommand {
         if arguments.has("--lines") {
           try formatLines(input, settings, formatting)
         } else if arguments.has("--in-place") {
-          try formatInPlace(input, settings, formatting)
+          try formatInPlace(input, settings, formatting, compression)
         } else {
-          let (_, output) = try format(input, settings, formatting)
-          try OutputFile.writeStandardOutput([output, lineBreak])
+          let (_, output) = try format(input, settings, formatting, compression)
+          try OutputFile.writeStandardOutput(output)
         }
       } catch {
         error.report(command: command.name)
@@ -106,23 +116,38 @@ enum FormatCommand {
     return formatting
   }
 
+  /// The compression `--gzip` and `--gzip-level` ask for.
+  static func compression(_ arguments: Arguments) throws(ToolError) -> JKCompression {
+    if let text = arguments.value(of: "--gzip-level") {
+      guard let level = Int(text), (0...9).contains(level) else {
+        throw .usage("--gzip-level needs a level from 0 to 9, not '\(text)'")
+      }
+      return .gzip(level: level)
+    }
+    return arguments.has("--gzip") ? .gzip : .none
+  }
+
   private static let lineBreak = Data([0x0A])
 
-  /// The input's bytes and its formatted text (without the final line break).
+  /// The input's bytes and the output's pieces: the formatted text and a
+  /// line break, or the text compressed.
   private static func format(
-    _ input: InputFile, _ settings: ParseSettings, _ formatting: JKOutputFormatting
-  ) throws(ToolError) -> (input: Data, output: Data) {
+    _ input: InputFile, _ settings: ParseSettings, _ formatting: JKOutputFormatting,
+    _ compression: JKCompression
+  ) throws(ToolError) -> (input: Data, output: [Data]) {
     try ProgressLine.during("formatting \(input.displayName)") { () throws(ToolError) in
       let data = try input.read()
       let value: JSONValue
       do throws(JKParseError) {
         value = try JSONValue(
-          parsing: data, options: settings.options, maxDepth: settings.maxDepth)
+          parsing: data, options: settings.options, maxDepth: settings.maxDepth,
+          decompression: settings.decompression)
       } catch {
         throw .invalid(error, in: input.displayName)
       }
       do {
-        return (data, try value.jsonData(options: formatting))
+        let text = try value.jsonData(options: formatting, compression: compression)
+        return (data, compression == .none ? [text, lineBreak] : [text])
       } catch {
         // Parsed JSON holds no NaN or infinity, so this is not expected.
         throw ToolError(
@@ -133,14 +158,14 @@ enum FormatCommand {
 
   /// Replaces a file with its formatted text, unless it already is that text.
   private static func formatInPlace(
-    _ input: InputFile, _ settings: ParseSettings, _ formatting: JKOutputFormatting
+    _ input: InputFile, _ settings: ParseSettings, _ formatting: JKOutputFormatting,
+    _ compression: JKCompression
   ) throws(ToolError) {
-    let (original, output) = try format(input, settings, formatting)
+    let (original, output) = try format(input, settings, formatting, compression)
     let alreadyFormatted =
-      original.count == output.count + 1 && original.last == 0x0A
-      && original.starts(with: output)
+      original.count == output.reduce(0) { $0 + $1.count } && original == output.reduce(Data(), +)
     guard !alreadyFormatted else { return }
-    try OutputFile.replace(input.operand, with: [output, lineBreak])
+    try OutputFile.replace(input.operand, with: output)
   }
 
   /// Writes each record of a JSON Lines input compactly on its own line,
@@ -156,7 +181,8 @@ enum FormatCommand {
         let value: JSONValue
         do throws(JKParseError) {
           value = try JSONValue(
-            parsing: line, options: settings.options, maxDepth: settings.maxDepth)
+            parsing: line, options: settings.options, maxDepth: settings.maxDepth,
+            decompression: .disabled)
         } catch  where error.kind == .emptyInput {
           return true
         } catch {

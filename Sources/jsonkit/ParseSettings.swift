@@ -7,6 +7,8 @@ struct ParseSettings {
   var options: JKParseOptions = []
   /// The deepest nesting accepted.
   var maxDepth = 512
+  /// Whether gzip input is inflated first, and to at most how much.
+  var decompression = JKDecompression.gzip
 
   /// The options as `--help` lists them.
   static let group = OptionGroup(
@@ -21,6 +23,10 @@ struct ParseSettings {
       .valued(
         "--max-depth", "N",
         "Nest arrays and objects at most N deep (512; N up to \(JSONValue.maxDepthLimit))."),
+      .flag("--no-gunzip", "Read gzip input as JSON text (and reject it) rather than inflate it."),
+      .valued(
+        "--max-inflated-size", "BYTES",
+        "Inflate gzip input to at most BYTES of JSON (\(JKDecompression.defaultMaxInflatedSize))."),
     ])
 
   /// The settings the command line asks for.
@@ -42,13 +48,24 @@ struct ParseSettings {
       }
       maxDepth = depth
     }
+    if let text = arguments.value(of: "--max-inflated-size") {
+      guard let size = Int(text), size >= 0 else {
+        throw .usage("--max-inflated-size needs a whole number of bytes, not '\(text)'")
+      }
+      decompression.maxInflatedSize = size
+    }
+    if arguments.has("--no-gunzip") { decompression.recognizesGzip = false }
   }
 }
 
 extension JKParseError {
   /// The error as compilers print theirs, `FILE:LINE:COLUMN: message`, so
-  /// that editors and terminals can jump to the place.
+  /// that editors and terminals can jump to the place; compressed input,
+  /// which has no lines, gets `FILE: message (compressed byte offset N)`.
   func diagnostic(in fileName: String) -> String {
-    "\(fileName):\(line):\(column): \(message)"
+    if isInCompressedInput {
+      return "\(fileName): \(message) (compressed byte offset \(offset))"
+    }
+    return "\(fileName):\(line):\(column): \(message)"
   }
 }

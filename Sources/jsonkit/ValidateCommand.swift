@@ -21,6 +21,10 @@ enum ValidateCommand {
       With --lines each FILE is JSON Lines: one value per line, blank lines
       skipped. Every bad line gets its own FILE:LINE:COLUMN: message, and the
       file is read in chunks, so that a file larger than memory can be checked.
+
+      A gzip-compressed FILE is inflated and its JSON checked, unless
+      --no-gunzip is given; a corrupt, truncated or oversized gzip stream is
+      reported as FILE: message (compressed byte offset N).
       """,
     groups: [
       OptionGroup(
@@ -56,7 +60,9 @@ enum ValidateCommand {
     try ProgressLine.during("validating \(input.displayName)") { () throws(ToolError) in
       let data = try input.read()
       do throws(JKParseError) {
-        try JSONValue.validate(data, options: settings.options, maxDepth: settings.maxDepth)
+        try JSONValue.validate(
+          data, options: settings.options, maxDepth: settings.maxDepth,
+          decompression: settings.decompression)
       } catch {
         throw .invalid(error, in: input.displayName)
       }

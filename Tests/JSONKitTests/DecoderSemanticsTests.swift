@@ -556,6 +556,11 @@ struct DecoderSemanticsTests {
 
       static var isAvailable: Bool { modules != nil && compiler != nil }
 
+      /// `Sources/CZlib`, whose module map JSONKit's module refers to.
+      static let zlibModuleMap = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Sources/CZlib")
+
       /// What the compiler says of `source`.
       static func errors(in source: String) throws -> String {
         let file = FileManager.default.temporaryDirectory
@@ -564,7 +569,9 @@ struct DecoderSemanticsTests {
         defer { try? FileManager.default.removeItem(at: file) }
         let process = Process()
         process.executableURL = compiler
-        process.arguments = ["-typecheck", file.path, "-I", modules!.path]
+        process.arguments = [
+          "-typecheck", file.path, "-I", modules!.path, "-I", zlibModuleMap.path,
+        ]
         let output = Pipe()
         process.standardOutput = output
         process.standardError = output

@@ -38,6 +38,7 @@ struct Comparison {
     try memorySection()
     try linearitySection()
     try streamsSection()
+    try gzipSection()
     try instructionSection()
   }
 

@@ -1,5 +1,6 @@
 import Foundation
-import JSONKit
+
+@testable import JSONKit
 
 /// libFuzzer calls this once before fuzzing. With `JSONKIT_FUZZ_SEEDS` set
 /// to a directory, the target instead writes its seed corpus there and
@@ -131,11 +132,33 @@ struct SeedWriter {
   }
 
   private mutating func write(_ document: [UInt8], selector: UInt8) throws {
-    let bytes = [selector] + document.prefix(maxLength - 1)
+    try writeFile([selector] + document.prefix(maxLength - 1))
+    if fuzzTargetSeedsGzip {
+      // Selector bit 0 asks the gzip target to read the document as a
+      // stream: the document compressed, every other one in two members.
+      let document = Array(document.prefix(maxLength / 2))
+      let middle = written % 2 == 0 ? document.count : document.count / 2
+      let stream =
+        GzipSeeds.member(document[..<middle], level: written % 10)
+        + (middle < document.count ? GzipSeeds.member(document[middle...], level: 1) : [])
+      try writeFile([0x01] + stream.prefix(maxLength - 1))
+    }
+  }
+
+  private mutating func writeFile(_ bytes: [UInt8]) throws {
     var hash: UInt64 = 0xCBF2_9CE4_8422_2325
     for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01B3 }
     let name = String(hash, radix: 16)
     try Data(bytes).write(to: directory.appendingPathComponent(name))
     written += 1
+  }
+}
+
+/// gzip members for the seeds of the gzip target, written by JSONKit's writer.
+enum GzipSeeds {
+  static func member(_ bytes: ArraySlice<UInt8>, level: Int) -> [UInt8] {
+    var writer = ByteWriter()
+    bytes.withUnsafeBytes { GzipWriter.compress($0, level: level, into: &writer) }
+    return writer.finishBytes()
   }
 }

@@ -18,6 +18,7 @@ import JSONKit
 //   number rule (no integer beyond 64 bits) holds through a Double too.
 
 let fuzzTargetUsesModels = true
+let fuzzTargetSeedsGzip = false
 
 private let decoders: [JKDecoder] = (0..<256).map { bits in
   let decoder = JKDecoder()

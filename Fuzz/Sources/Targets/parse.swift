@@ -16,8 +16,12 @@ import Foundation
 // - input accepted strictly is accepted, as the same value, with every
 //   option on;
 // - the value writes compactly and reads back as the same value.
+//
+// gzip recognition is off here, so that every position is one in the
+// input; the `gzip` target reads gzip.
 
 let fuzzTargetUsesModels = false
+let fuzzTargetSeedsGzip = false
 
 private let depthLimits = [512, 1, 16, Int.max]
 
@@ -39,16 +43,23 @@ public func fuzzParse(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
 
   let parsed = Result { () throws(JKParseError) -> JSONValue in
     switch form {
-    case 0: return try JSONValue(parsing: input.bytes, options: options, maxDepth: maxDepth)
-    case 1: return try JSONValue(parsing: input.data, options: options, maxDepth: maxDepth)
+    case 0:
+      return try JSONValue(
+        parsing: input.bytes, options: options, maxDepth: maxDepth, decompression: .disabled)
+    case 1:
+      return try JSONValue(
+        parsing: input.data, options: options, maxDepth: maxDepth, decompression: .disabled)
     case 2:
       let text = String(decoding: input.document, as: UTF8.self)
       return try JSONValue(parsing: text, options: options, maxDepth: maxDepth)
-    default: return try JSONValue(parsing: input.document, options: options, maxDepth: maxDepth)
+    default:
+      return try JSONValue(
+        parsing: input.document, options: options, maxDepth: maxDepth, decompression: .disabled)
     }
   }
   let validated = Result { () throws(JKParseError) in
-    try JSONValue.validate(document, options: options, maxDepth: maxDepth)
+    try JSONValue.validate(
+      document, options: options, maxDepth: maxDepth, decompression: .disabled)
   }
 
   switch (parsed, validated) {

@@ -26,6 +26,7 @@ import JSONKit
 //   a scalar, so whatever else is written reads back.
 
 let fuzzTargetUsesModels = true
+let fuzzTargetSeedsGzip = false
 
 private let encoders: [JKEncoder] = allOutputFormattings.map { formatting in
   let encoder = JKEncoder()

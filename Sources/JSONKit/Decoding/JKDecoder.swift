@@ -50,6 +50,7 @@ public final class JKDecoder: @unchecked Sendable {
     var parseOptions: JKParseOptions = []
     var assumesTopLevelDictionary = false
     var maxDepth = 512
+    var decompression = JKDecompression.gzip
   }
 
   private let lock = NSLock()
@@ -112,6 +113,24 @@ public final class JKDecoder: @unchecked Sendable {
   public var maxDepth: Int {
     get { withOptions { $0.maxDepth } }
     set { withOptions { $0.maxDepth = newValue } }
+  }
+
+  /// Whether input compressed with gzip is inflated before it is decoded,
+  /// and to at most how many bytes. Default: ``JKDecompression/gzip``,
+  /// which recognises gzip's signature and inflates up to 1 GiB.
+  ///
+  /// ```swift
+  /// decoder.decompression = .gzip(maxInflatedSize: 10 << 20)  // 10 MiB of JSON at most
+  /// decoder.decompression = .disabled  // read every input as JSON text
+  /// ```
+  ///
+  /// A corrupt, truncated or oversized stream is
+  /// `DecodingError.dataCorrupted` with a ``JKParseError`` underneath whose
+  /// offset counts compressed bytes; errors in the JSON inside say where in
+  /// the inflated text.
+  public var decompression: JKDecompression {
+    get { withOptions { $0.decompression } }
+    set { withOptions { $0.decompression = newValue } }
   }
 
   /// Whether JSON5 is accepted, as Foundation's `allowsJSON5`: the same as
@@ -177,7 +196,7 @@ public final class JKDecoder: @unchecked Sendable {
   /// already, so its UTF-8 is read as it is, never taken for UTF-16.
   public func decode<T: Decodable>(_ type: T.Type, from string: String) throws -> T {
     try InputBytes.with(string) { bytes in
-      try withRootDecoder(InputText(utf8: bytes)) { decoder in
+      try withRootDecoder(InputText(utf8: bytes), withOptions { $0 }) { decoder in
         try decoder.session.unwrap(type, at: 0, path: [])
       }
     }
@@ -227,7 +246,9 @@ public final class JKDecoder: @unchecked Sendable {
   func decodeRecord<T: Decodable>(
     _ type: T.Type, from bytes: UnsafeRawBufferPointer, adjust: (inout Options) -> Void
   ) throws -> T {
-    try withRootDecoder(InputText(utf8: bytes), adjust: adjust) { decoder in
+    var options = withOptions { $0 }
+    adjust(&options)
+    return try withRootDecoder(InputText(utf8: bytes), options) { decoder in
       try decoder.session.unwrap(type, at: 0, path: [])
     }
   }
@@ -238,23 +259,24 @@ public final class JKDecoder: @unchecked Sendable {
     return UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount)
   }
 
-  /// Reads `bytes` in whichever Unicode encoding they are (UTF-8 passes
-  /// straight through) and runs `body` with a decoder for the root value.
+  /// Inflates `bytes` if they are gzip, reads the text in whichever Unicode
+  /// encoding it is (UTF-8 passes straight through) and runs `body` with a
+  /// decoder for the root value.
   private func withRootDecoder<R>(
     _ bytes: UnsafeRawBufferPointer, _ body: (TapeDecoder) throws -> R
   ) throws -> R {
-    try InputText.withUTF8(bytes) { try withRootDecoder($0, body) }
+    let options = withOptions { $0 }
+    return try InputText.withText(bytes, options.decompression, wrap: DecodingErrors.notJSON) {
+      text throws in try withRootDecoder(text, options, body)
+    }
   }
 
   /// Scans `text` and runs `body` with a decoder for the root value. The
   /// scan context goes back to the cache pool unless a decoded value kept a
   /// decoder, in which case the session takes ownership of its input copy.
   private func withRootDecoder<R>(
-    _ text: InputText, adjust: (inout Options) -> Void = { _ in },
-    _ body: (TapeDecoder) throws -> R
+    _ text: InputText, _ options: Options, _ body: (TapeDecoder) throws -> R
   ) throws -> R {
-    var options = withOptions { $0 }
-    adjust(&options)
     let context = contexts.take()
     let configuration = ScanConfiguration(
       options: options.parseOptions, maxDepth: min(options.maxDepth, JSONValue.maxDepthLimit),

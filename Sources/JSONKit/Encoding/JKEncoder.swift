@@ -51,6 +51,7 @@ public final class JKEncoder: @unchecked Sendable {
     var nonConformingFloatEncodingStrategy: NonConformingFloatEncodingStrategy = .throw
     var userInfo: [CodingUserInfoKey: any Sendable] = [:]
     var maxDepth = 511
+    var compression = JKCompression.none
   }
 
   private let lock = NSLock()
@@ -108,6 +109,22 @@ public final class JKEncoder: @unchecked Sendable {
   public var maxDepth: Int {
     get { withOptions { $0.maxDepth } }
     set { withOptions { $0.maxDepth = newValue } }
+  }
+
+  /// Whether the output is compressed. Default: ``JKCompression/none``,
+  /// plain JSON text.
+  ///
+  /// ```swift
+  /// encoder.compression = .gzip  // for Content-Encoding: gzip, or a .json.gz file
+  /// encoder.compression = .gzip(level: 1)  // faster, a little larger
+  /// ```
+  ///
+  /// Every `encode` method compresses, `encode(_:appendingTo:)` included
+  /// (it appends one gzip member). ``JKDecoder`` inflates the result by
+  /// default.
+  public var compression: JKCompression {
+    get { withOptions { $0.compression } }
+    set { withOptions { $0.compression = newValue } }
   }
 
   /// Values that `encode(to:)` implementations can read from their encoder.
@@ -195,6 +212,6 @@ public final class JKEncoder: @unchecked Sendable {
     }
     let size = output.count
     withOptions { _ in lastOutputSize = max(256, size + size / 8) }
-    return output
+    return output.compressed(options.compression)
   }
 }

@@ -66,10 +66,16 @@ enum DecodingErrors {
   /// in its underlying error; the description here holds both sentences, so
   /// that it says where without unwrapping.
   static func invalidJSON(_ error: JKParseError) -> DecodingError {
-    .dataCorrupted(
+    let sentence =
+      error.isInCompressedInput
+      ? "The given data was not valid gzip-compressed JSON." : "The given data was not valid JSON."
+    return .dataCorrupted(
       DecodingError.Context(
-        codingPath: [],
-        debugDescription: "The given data was not valid JSON. \(error)",
-        underlyingError: error))
+        codingPath: [], debugDescription: "\(sentence) \(error)", underlyingError: error))
+  }
+
+  /// ``invalidJSON(_:)`` as an untyped error, for APIs that throw any error.
+  static func notJSON(_ error: JKParseError) -> any Error {
+    invalidJSON(error)
   }
 }

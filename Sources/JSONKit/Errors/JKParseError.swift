@@ -61,6 +61,14 @@ public struct JKParseError: Error, Sendable, Hashable, CustomStringConvertible {
     case textAfterValue
     /// The input is larger than one document may be (4 GiB).
     case inputTooLarge
+    /// gzip input whose compressed stream is corrupt or truncated, whose
+    /// CRC-32 or length check fails, or that has other bytes after its last
+    /// member. ``offset`` counts compressed bytes.
+    case invalidGzip
+    /// gzip input that inflates to more than the configured maximum
+    /// (``JKDecompression/maxInflatedSize``). ``offset`` counts compressed
+    /// bytes: how far inflation had read when it stopped.
+    case inflatedTooLarge
   }
 
   /// What went wrong.
@@ -69,18 +77,30 @@ public struct JKParseError: Error, Sendable, Hashable, CustomStringConvertible {
   public let message: String
   /// The zero-based byte offset of the problem in the input: in UTF-16 or
   /// UTF-32 input, the offset of the code unit at fault in the bytes given
-  /// (a byte order mark included).
+  /// (a byte order mark included). For gzip input, an offset into the
+  /// inflated text, except for errors in the compressed stream itself
+  /// (``isInCompressedInput``), whose offset counts compressed bytes.
   public let offset: Int
   /// The one-based line of the problem; CR, LF and CRLF each end a line.
+  /// 0 for an error in compressed input, which has no lines.
   public let line: Int
   /// The one-based column of the problem, counted in Unicode scalars from the
   /// start of its line (each byte of ill-formed UTF-8, and each ill-formed
-  /// code unit of UTF-16 or UTF-32 input, counts as one).
+  /// code unit of UTF-16 or UTF-32 input, counts as one). 0 for an error in
+  /// compressed input.
   public let column: Int
   /// The input around the problem, on the problem's line, with control
   /// characters and ill-formed bytes made visible (UTF-16 and UTF-32 input
-  /// is shown as text, each ill-formed code unit as `\xFF`).
+  /// is shown as text, each ill-formed code unit as `\xFF`); empty for an
+  /// error in compressed input.
   public let excerpt: String
+
+  /// Whether the problem lies in compressed (gzip) input rather than in JSON
+  /// text: then ``offset`` counts compressed bytes and there is no line,
+  /// column or excerpt.
+  public var isInCompressedInput: Bool {
+    kind == .invalidGzip || kind == .inflatedTooLarge
+  }
 
   /// Creates an error, working out the line, column and excerpt from the
   /// input, which is why the scanner need not count lines as it goes.
@@ -108,11 +128,27 @@ public struct JKParseError: Error, Sendable, Hashable, CustomStringConvertible {
     self.excerpt = excerpt
   }
 
+  /// An error in compressed input, at `offset` compressed bytes: binary
+  /// data has no lines, columns or readable excerpt.
+  init(compressed kind: Kind, _ message: String, offset: Int) {
+    self.kind = kind
+    self.message = message
+    self.offset = offset
+    self.line = 0
+    self.column = 0
+    self.excerpt = ""
+  }
+
   /// `Message around line L, column C (byte offset N) near excerpt`: the
-  /// message as a sentence, placed in Foundation's words.
+  /// message as a sentence, placed in Foundation's words; for an error in
+  /// compressed input, `Message at compressed byte offset N`.
   public var description: String {
-    "\(message.prefix(1).uppercased())\(message.dropFirst()) around line \(line), column \(column)"
-      + " (byte offset \(offset)) near \(excerpt)"
+    let sentence = "\(message.prefix(1).uppercased())\(message.dropFirst())"
+    if isInCompressedInput {
+      return "\(sentence) at compressed byte offset \(offset)"
+    }
+    return
+      "\(sentence) around line \(line), column \(column) (byte offset \(offset)) near \(excerpt)"
   }
 }
 

@@ -84,3 +84,19 @@ struct InputText {
       excerpt: error.excerpt)
   }
 }
+
+extension InputText {
+  /// Runs `body` with the text that `bytes` hold, as the input stage reads
+  /// every document: inflated first when it is gzip and `decompression`
+  /// recognises gzip, then transcoded to UTF-8 when it is UTF-16 or
+  /// UTF-32. Plain UTF-8 passes straight through. `wrap` turns an error in
+  /// the compressed stream into the caller's error type.
+  static func withText<R, E: Error>(
+    _ bytes: UnsafeRawBufferPointer, _ decompression: JKDecompression,
+    wrap: (JKParseError) -> E, _ body: (InputText) throws(E) -> R
+  ) throws(E) -> R {
+    try GzipReader.withInput(bytes, decompression, wrap: wrap) { bytes throws(E) in
+      try withUTF8(bytes, body)
+    }
+  }
+}

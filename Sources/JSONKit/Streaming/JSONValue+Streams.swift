@@ -87,7 +87,7 @@ extension JSONValue {
   ) throws(JKParseError) -> JSONValue? {
     if LineFramer.isBlank(bytes) { return nil }
     do {
-      return try JSONValue(parsing: bytes, options: options, maxDepth: maxDepth)
+      return try JSONValue(parsingUTF8: bytes, options: options, maxDepth: maxDepth)
     } catch {
       if error.kind == .emptyInput { return nil }
       throw place.relocate(error)
@@ -102,7 +102,7 @@ extension JSONValue {
   ) throws(JKParseError) -> JSONValue {
     do {
       return try JSONValue(
-        parsing: bytes, options: options.subtracting(.permitTextAfterValidJSON),
+        parsingUTF8: bytes, options: options.subtracting(.permitTextAfterValidJSON),
         maxDepth: Swift.min(maxDepth, maxDepthLimit) - 1)
     } catch {
       throw place.relocate(error)

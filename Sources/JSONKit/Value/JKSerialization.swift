@@ -12,7 +12,8 @@ import Foundation
 /// let bytes = try JKSerialization.data(withJSONObject: ["id": 1, "tags": ["a"]])
 /// ```
 public enum JKSerialization {
-  /// Parses JSON into Foundation-style values.
+  /// Parses JSON into Foundation-style values; gzip input is inflated
+  /// first unless `decompression` says otherwise.
   ///
   /// `data` may be UTF-8, UTF-16 or UTF-32, as for
   /// ``JSONValue/init(parsing:options:maxDepth:)-(Data,_,_)``: the
@@ -23,12 +24,15 @@ public enum JKSerialization {
   ///
   /// - Throws: ``JKParseError`` saying what is wrong and where.
   public static func jsonObject(
-    with data: Data, options: JKParseOptions = [], maxDepth: Int = 512
+    with data: Data, options: JKParseOptions = [], maxDepth: Int = 512,
+    decompression: JKDecompression = .gzip
   ) throws -> Any {
-    try JSONValue(parsing: data, options: options, maxDepth: maxDepth).foundationObject
+    try JSONValue(parsing: data, options: options, maxDepth: maxDepth, decompression: decompression)
+      .foundationObject
   }
 
-  /// Writes Foundation-style values as JSON.
+  /// Writes Foundation-style values as JSON, gzip-compressed if
+  /// `compression` asks.
   ///
   /// - Throws: `EncodingError.invalidValue` for a value that is not one of
   ///   the kinds above, a dictionary key that is not a string, NaN or an
@@ -36,12 +40,13 @@ public enum JKSerialization {
   ///   JSONKit's reader rejects, so it does not write them); the error's
   ///   coding path says where.
   public static func data(
-    withJSONObject object: Any, options: JKOutputFormatting = []
+    withJSONObject object: Any, options: JKOutputFormatting = [],
+    compression: JKCompression = .none
   ) throws -> Data {
-    try JSONValue(foundationObject: object).jsonData(options: options)
+    try JSONValue(foundationObject: object).jsonData(options: options, compression: compression)
   }
 
-  /// Whether `object` can be written as JSON by ``data(withJSONObject:options:)``
+  /// Whether `object` can be written as JSON by ``data(withJSONObject:options:compression:)``
   /// (unlike Foundation's, false for a string holding U+0000 or a
   /// noncharacter).
   public static func isValidJSONObject(_ object: Any) -> Bool {

@@ -28,30 +28,35 @@ extension JSONValue {
   ///   - options: extensions to strict JSON to accept; `[]` is strict.
   ///   - maxDepth: the deepest nesting of arrays and objects accepted; at
   ///     most ``maxDepthLimit``.
+  ///   - decompression: whether gzip input is inflated first, and to at
+  ///     most how many bytes; by default gzip is recognised and inflated up
+  ///     to 1 GiB.
   /// - Throws: ``JKParseError`` saying what is wrong and where.
-  public init(parsing data: Data, options: JKParseOptions = [], maxDepth: Int = 512)
-    throws(JKParseError)
-  {
+  public init(
+    parsing data: Data, options: JKParseOptions = [], maxDepth: Int = 512,
+    decompression: JKDecompression = .gzip
+  ) throws(JKParseError) {
     self = try data.withUnsafeBytes { bytes in
       Result { () throws(JKParseError) in
-        try Self.parse(bytes, options: options, maxDepth: maxDepth)
+        try Self.parse(bytes, options: options, maxDepth: maxDepth, decompression: decompression)
       }
     }.get()
   }
 
-  /// Parses JSON bytes into a value. See ``init(parsing:options:maxDepth:)-(Data,_,_)``.
-  public init(parsing bytes: [UInt8], options: JKParseOptions = [], maxDepth: Int = 512)
-    throws(JKParseError)
-  {
+  /// Parses JSON bytes into a value. See ``init(parsing:options:maxDepth:decompression:)-(Data,_,_,_)``.
+  public init(
+    parsing bytes: [UInt8], options: JKParseOptions = [], maxDepth: Int = 512,
+    decompression: JKDecompression = .gzip
+  ) throws(JKParseError) {
     self = try bytes.withUnsafeBytes { bytes in
       Result { () throws(JKParseError) in
-        try Self.parse(bytes, options: options, maxDepth: maxDepth)
+        try Self.parse(bytes, options: options, maxDepth: maxDepth, decompression: decompression)
       }
     }.get()
   }
 
   /// Parses JSON text into a value. A `String` is text already: its UTF-8
-  /// is read as it is, never taken for UTF-16.
+  /// is read as it is, never taken for gzip or UTF-16.
   public init(parsing text: String, options: JKParseOptions = [], maxDepth: Int = 512)
     throws(JKParseError)
   {
@@ -62,34 +67,49 @@ extension JSONValue {
     }.get()
   }
 
+  /// Parses UTF-8 text as it is, never taken for gzip or another encoding:
+  /// a record of a stream, which is UTF-8 by definition.
+  init(parsingUTF8 bytes: UnsafeRawBufferPointer, options: JKParseOptions, maxDepth: Int)
+    throws(JKParseError)
+  {
+    self = try Self.parse(InputText(utf8: bytes), options: options, maxDepth: maxDepth)
+  }
+
   /// Parses JSON bytes in memory the caller owns; nothing refers to the
   /// memory after the initializer returns.
   public init(
-    parsing buffer: UnsafeRawBufferPointer, options: JKParseOptions = [], maxDepth: Int = 512
+    parsing buffer: UnsafeRawBufferPointer, options: JKParseOptions = [], maxDepth: Int = 512,
+    decompression: JKDecompression = .gzip
   ) throws(JKParseError) {
-    self = try Self.parse(buffer, options: options, maxDepth: maxDepth)
+    self = try Self.parse(
+      buffer, options: options, maxDepth: maxDepth, decompression: decompression)
   }
 
   /// Checks that bytes are JSON that JSONKit accepts with `options`, without
   /// building any value. The bytes may be in any encoding that parsing
-  /// reads (UTF-8, UTF-16, UTF-32).
+  /// reads (UTF-8, UTF-16, UTF-32), and gzip input is inflated first
+  /// unless `decompression` says otherwise.
   ///
   /// - Throws: ``JKParseError`` saying what is wrong and where.
   public static func validate(
-    _ data: Data, options: JKParseOptions = [], maxDepth: Int = 512
+    _ data: Data, options: JKParseOptions = [], maxDepth: Int = 512,
+    decompression: JKDecompression = .gzip
   ) throws(JKParseError) {
     try data.withUnsafeBytes { bytes in
-      Result { () throws(JKParseError) in try validate(bytes, options: options, maxDepth: maxDepth)
+      Result { () throws(JKParseError) in
+        try validate(bytes, options: options, maxDepth: maxDepth, decompression: decompression)
       }
     }.get()
   }
 
   /// Checks that bytes are JSON that JSONKit accepts with `options`.
   public static func validate(
-    _ bytes: [UInt8], options: JKParseOptions = [], maxDepth: Int = 512
+    _ bytes: [UInt8], options: JKParseOptions = [], maxDepth: Int = 512,
+    decompression: JKDecompression = .gzip
   ) throws(JKParseError) {
     try bytes.withUnsafeBytes { bytes in
-      Result { () throws(JKParseError) in try validate(bytes, options: options, maxDepth: maxDepth)
+      Result { () throws(JKParseError) in
+        try validate(bytes, options: options, maxDepth: maxDepth, decompression: decompression)
       }
     }.get()
   }
@@ -107,17 +127,19 @@ extension JSONValue {
 
   /// Checks that bytes in memory the caller owns are JSON that JSONKit accepts.
   public static func validate(
-    _ buffer: UnsafeRawBufferPointer, options: JKParseOptions = [], maxDepth: Int = 512
+    _ buffer: UnsafeRawBufferPointer, options: JKParseOptions = [], maxDepth: Int = 512,
+    decompression: JKDecompression = .gzip
   ) throws(JKParseError) {
-    try InputText.withUTF8(buffer) { text throws(JKParseError) in
+    try InputText.withText(buffer, decompression, wrap: { $0 }) { text throws(JKParseError) in
       try scan(text, options: options, maxDepth: maxDepth) { _ in }
     }
   }
 
   private static func parse(
-    _ bytes: UnsafeRawBufferPointer, options: JKParseOptions, maxDepth: Int
+    _ bytes: UnsafeRawBufferPointer, options: JKParseOptions, maxDepth: Int,
+    decompression: JKDecompression
   ) throws(JKParseError) -> JSONValue {
-    try InputText.withUTF8(bytes) { text throws(JKParseError) in
+    try InputText.withText(bytes, decompression, wrap: { $0 }) { text throws(JKParseError) in
       try parse(text, options: options, maxDepth: maxDepth)
     }
   }

@@ -13,13 +13,19 @@ extension JSONValue {
   ///   infinite, and for a string (or key) holding U+0000 or a noncharacter
   ///   (U+FDD0 to U+FDEF, U+nFFFE, U+nFFFF), which JSONKit's reader rejects
   ///   and so could not read back; the error's `codingPath` leads to it.
-  public func jsonBytes(options: JKOutputFormatting = []) throws -> [UInt8] {
+  ///
+  /// With `compression` set to ``JKCompression/gzip`` (or a level of it)
+  /// the result is that text compressed as one gzip member.
+  public func jsonBytes(options: JKOutputFormatting = [], compression: JKCompression = .none)
+    throws -> [UInt8]
+  {
     var writer = ByteWriter(options: options)
     try JSONValueWriter.write(self, into: &writer)
-    return writer.finishBytes()
+    return writer.compressed(compression).finishBytes()
   }
 
-  /// The value as UTF-8 JSON text in `Data`; see ``jsonBytes(options:)``.
+  /// The value as UTF-8 JSON text in `Data`, gzip-compressed if
+  /// `compression` asks; see ``jsonBytes(options:compression:)``.
   ///
   /// ```swift
   /// let value: JSONValue = ["a": [1, 2.5]]
@@ -28,13 +34,15 @@ extension JSONValue {
   ///
   /// - Throws: `EncodingError.invalidValue` for a `.double` that is NaN or
   ///   infinite, or a string holding U+0000 or a noncharacter.
-  public func jsonData(options: JKOutputFormatting = []) throws -> Data {
+  public func jsonData(options: JKOutputFormatting = [], compression: JKCompression = .none)
+    throws -> Data
+  {
     var writer = ByteWriter(options: options)
     try JSONValueWriter.write(self, into: &writer)
-    return writer.finishData()
+    return writer.compressed(compression).finishData()
   }
 
-  /// The value as JSON text in a `String`; see ``jsonBytes(options:)``.
+  /// The value as JSON text in a `String`; see ``jsonBytes(options:compression:)``.
   ///
   /// - Throws: `EncodingError.invalidValue` for a `.double` that is NaN or
   ///   infinite, or a string holding U+0000 or a noncharacter.
