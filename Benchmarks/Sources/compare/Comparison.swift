@@ -34,10 +34,12 @@ struct Comparison {
         + "\(ProcessInfo.processInfo.activeProcessorCount) cores; "
         + "\(Date().formatted(.iso8601)).\n")
     try decodeSection()
+    try encodeSection()
     try tapeSection()
     try memorySection()
     try linearitySection()
     try instructionSection()
+    try encodeInstructionSection()
   }
 
   func progress(_ row: String) {
