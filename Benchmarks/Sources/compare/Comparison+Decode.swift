@@ -18,29 +18,37 @@ extension Comparison {
           Contender(name: "reused") { try calls.jsonKitReused(data) },
           Contender(name: "direct") { try calls.jsonKitDirect(data) },
         ], rounds: options.rounds, batchSeconds: options.batchSeconds)
-      let times = timings.map(\.median)
-      let foundation = times[0]
-      let ratios = timings.dropFirst().map { timings[0].ratio(to: $0) }
-      let least = ratios.indices.min { ratios[$0] < ratios[$1] } ?? 0
-      var row = [
-        variant.name, Figure.megabytes(data.count),
-        "\(Figure.milliseconds(foundation)) · \(Figure.megabytesPerSecond(data.count, foundation))",
-      ]
-      for (index, time) in times.dropFirst().enumerated() {
-        let ratio = Figure.ratio(ratios[index])
-        row.append(
-          "\(Figure.milliseconds(time)) · \(Figure.megabytesPerSecond(data.count, time)) · "
-            + (index == least ? "**\(ratio)**" : ratio))
-      }
-      row.append("\(Figure.ratio(ratios[least])) \(["generic", "reused", "direct"][least])")
-      row.append(Figure.ratio(timings[1].ratio(to: timings[2])))
-      row.append(Figure.percent(timings.map(\.spread).max() ?? 0))
-      table.append(row)
+      table.append(
+        [variant.name, Figure.megabytes(data.count)]
+          + ratioCells(timings, bytes: data.count, names: ["generic", "reused", "direct"]))
     }
     guard !table.rows.isEmpty else { return }
     print(
       "### Decode (median time per call · MB/s of input · × = JSONDecoder's time ÷ "
         + "JSONKit's, median over the rounds)\n")
     table.print()
+  }
+
+  /// The cells of one row of timings, Foundation's first: its time and rate, then each
+  /// of JSONKit's contenders (`names`) with its ratio, the least favourable marked; then
+  /// the least ratio, the first contender's time over the second's (fresh ÷ reused), and
+  /// the largest spread. Rates are of `bytes`.
+  func ratioCells(_ timings: [Timing], bytes: Int, names: [String]) -> [String] {
+    let times = timings.map(\.median)
+    let ratios = timings.dropFirst().map { timings[0].ratio(to: $0) }
+    let least = ratios.indices.min { ratios[$0] < ratios[$1] } ?? 0
+    var cells = [
+      "\(Figure.milliseconds(times[0])) · \(Figure.megabytesPerSecond(bytes, times[0]))"
+    ]
+    for (index, time) in times.dropFirst().enumerated() {
+      let ratio = Figure.ratio(ratios[index])
+      cells.append(
+        "\(Figure.milliseconds(time)) · \(Figure.megabytesPerSecond(bytes, time)) · "
+          + (index == least ? "**\(ratio)**" : ratio))
+    }
+    cells.append("\(Figure.ratio(ratios[least])) \(names[least])")
+    cells.append(Figure.ratio(timings[1].ratio(to: timings[2])))
+    cells.append(Figure.percent(timings.map(\.spread).max() ?? 0))
+    return cells
   }
 }

@@ -34,12 +34,14 @@ struct Comparison {
         + "\(ProcessInfo.processInfo.activeProcessorCount) cores; "
         + "\(Date().formatted(.iso8601)).\n")
     try decodeSection()
+    try encodeSection()
     try tapeSection()
     try memorySection()
     try linearitySection()
     try streamsSection()
     try gzipSection()
     try instructionSection()
+    try encodeInstructionSection()
   }
 
   func progress(_ row: String) {

@@ -24,16 +24,26 @@ enum InstructionProbe {
   static func count(
     _ decoder: ProbeDecoder, _ variant: CorpusVariant, input: URL, scratch: URL
   ) throws -> Int {
+    try count(
+      child: ["--instruction-probe", decoder.rawValue, variant.name, input.path],
+      collecting: "measuredDecode", name: "\(variant.name).\(decoder.rawValue)",
+      scratch: scratch)
+  }
+
+  /// The instructions callgrind counts in the function `collecting` of this tool run
+  /// again with the arguments `child`; its output goes to `scratch`, in a file that
+  /// `name` tells apart.
+  static func count(child: [String], collecting: String, name: String, scratch: URL) throws
+    -> Int
+  {
     guard let valgrind else { throw ProbeFailure(message: "valgrind is not on the PATH") }
-    let output = scratch.appendingPathComponent(
-      "callgrind.\(variant.name).\(decoder.rawValue)", isDirectory: false)
+    let output = scratch.appendingPathComponent("callgrind.\(name)", isDirectory: false)
     _ = try ProbeDecoder.output(
       of: valgrind,
       [
         "--tool=callgrind", "--callgrind-out-file=\(output.path)",
-        "--toggle-collect=*measuredDecode*", ProbeDecoder.executable().path,
-        "--instruction-probe", decoder.rawValue, variant.name, input.path,
-      ])
+        "--toggle-collect=*\(collecting)*", ProbeDecoder.executable().path,
+      ] + child)
     defer { try? FileManager.default.removeItem(at: output) }
     let text = try String(contentsOf: output, encoding: .utf8)
     for line in text.split(separator: "\n") where line.hasPrefix("totals:") {

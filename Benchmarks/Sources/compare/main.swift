@@ -6,6 +6,8 @@ do {
     try MemoryProbe.runChild(Array(arguments.dropFirst()))
   } else if arguments.first == "--instruction-probe" {
     try InstructionProbe.runChild(Array(arguments.dropFirst()))
+  } else if arguments.first == "--encode-instruction-probe" {
+    try InstructionProbe.runEncodeChild(Array(arguments.dropFirst()))
   } else {
     try Comparison(CompareOptions(arguments)).run()
   }

@@ -69,4 +69,5 @@ extension ByteWriter {
   static func keyPrecedes(_ first: String, _ second: String) -> Bool {
     first.utf8.lexicographicallyPrecedes(second.utf8)
   }
+
 }

@@ -55,40 +55,92 @@ extension ByteWriter {
   }
 
   /// Writes the escaped form of valid UTF-8 `utf8`, without quotes.
+  ///
+  /// One pass that copies as it scans: each word of the input is stored to
+  /// the output whole, then the count of bytes written advances past those
+  /// that need no escape, so text without escapes is read and written once,
+  /// and no call is made per run. Stores may reach up to a word past the
+  /// text; the capacity ensured covers that, and later writes overwrite it.
   mutating func writeEscaped(utf8: UnsafeRawBufferPointer) {
     guard let start = utf8.baseAddress else { return }
     let end = utf8.count
-    ensureCapacity(end)
-    var runStart = 0
+    let slashes = escapesSlashes
+    let nonASCII = escapesUnicode
     var position = 0
     while true {
-      position = Self.offsetOfFirstByteNeedingEscape(
-        in: start, from: position, to: end,
-        escapingSlashes: escapesSlashes, escapingNonASCII: escapesUnicode)
-      if position > runStart {
-        append(start + runStart, count: position &- runStart)
+      // The rest as it is, and the slack of a word store.
+      ensureCapacity(end &- position &+ 8)
+      var hits: UInt64 = 0
+      while position &+ 8 <= end {
+        let word = start.loadUnaligned(fromByteOffset: position, as: UInt64.self)
+        freeSpace.storeBytes(of: word, as: UInt64.self)
+        hits = Self.escapeHits(
+          UInt64(littleEndian: word), escapingSlashes: slashes, escapingNonASCII: nonASCII)
+        if hits != 0 { break }
+        commit(8)
+        position &+= 8
       }
-      if position == end {
-        return
-      }
-      let byte = start.load(fromByteOffset: position, as: UInt8.self)
-      if byte < 0x80 {
-        if byte == 0 { noteUnreadable(0) }
-        writeEscape(ascii: byte)
-        position &+= 1
-      } else {
-        let (scalar, length) = Self.decodeScalar(at: start + position, lead: byte)
-        if UTF8Validation.isNoncharacter(scalar) { noteUnreadable(scalar) }
-        if escapesUnicode {
-          writeEscape(nonASCII: scalar)
-        } else {
-          // A lead byte of 0xEF or above, written as it is.
-          append(start + position, count: length)
+      if hits == 0 {
+        let tail = end &- position
+        if tail == 0 { return }
+        let word = Self.loadShort(start + position, count: tail)
+        freeSpace.storeBytes(of: word, as: UInt64.self)
+        // The padding's zero bytes look like control characters.
+        hits =
+          Self.escapeHits(
+            UInt64(littleEndian: word), escapingSlashes: slashes, escapingNonASCII: nonASCII)
+          & (UInt64.max >> (64 &- 8 &* UInt64(tail)))
+        if hits == 0 {
+          commit(tail)
+          return
         }
-        position &+= length
       }
-      runStart = position
+      let clean = hits.trailingZeroBitCount >> 3
+      commit(clean)
+      position &+= clean
+      position = writeEscape(at: start, position)
     }
+  }
+
+  /// Writes the escape for the byte at `start[position]`, which needs one
+  /// (or begins a sequence that may be a noncharacter), and returns the
+  /// position after it.
+  @inline(never)
+  private mutating func writeEscape(at start: UnsafeRawPointer, _ position: Int) -> Int {
+    let byte = start.load(fromByteOffset: position, as: UInt8.self)
+    if byte < 0x80 {
+      if byte == 0 { noteUnreadable(0) }
+      writeEscape(ascii: byte)
+      return position &+ 1
+    }
+    let (scalar, length) = Self.decodeScalar(at: start + position, lead: byte)
+    if UTF8Validation.isNoncharacter(scalar) { noteUnreadable(scalar) }
+    if escapesUnicode {
+      writeEscape(nonASCII: scalar)
+    } else {
+      // A lead byte of 0xEF or above, written as it is.
+      append(start + position, count: length)
+    }
+    return position &+ length
+  }
+
+  /// The `count` bytes at `source` (fewer than eight) in the low bytes of a
+  /// little-endian word, zeros above; no load reaches outside them.
+  @inline(__always)
+  private static func loadShort(_ source: UnsafeRawPointer, count: Int) -> UInt64 {
+    if count >= 4 {
+      let low = UInt64(source.loadUnaligned(as: UInt32.self).littleEndian)
+      let high = UInt64(
+        source.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self).littleEndian)
+      return UInt64(littleEndian: low | high << (8 &* UInt64(count &- 4)))
+    }
+    if count >= 2 {
+      let low = UInt64(source.loadUnaligned(as: UInt16.self).littleEndian)
+      let high = UInt64(
+        source.loadUnaligned(fromByteOffset: count &- 2, as: UInt16.self).littleEndian)
+      return UInt64(littleEndian: low | high << (8 &* UInt64(count &- 2)))
+    }
+    return UInt64(littleEndian: UInt64(source.load(as: UInt8.self)))
   }
 
   @inline(never)
@@ -105,33 +157,19 @@ extension ByteWriter {
   /// or starts a sequence that may be a noncharacter (a lead byte of 0xEF or
   /// above), or `end`.
   ///
-  /// Eight bytes at a time: each test below sets the high bit of a byte lane
-  /// whose byte matches. A borrow can also set lanes above a true match, never
-  /// below one, so the lowest set lane is always a true match.
+  /// Eight bytes at a time, with ``escapeHits(_:escapingSlashes:escapingNonASCII:)``.
   @inline(__always)
   static func offsetOfFirstByteNeedingEscape(
     in start: UnsafeRawPointer, from: Int, to end: Int,
     escapingSlashes: Bool, escapingNonASCII: Bool
   ) -> Int {
-    // With slashes allowed, search for a second copy of the quote instead.
-    let slash = (escapingSlashes ? 0x2F : 0x22) &* ones
-    let quote = 0x22 &* ones
-    let backslash = 0x5C &* ones
-    // Bytes from 0xEF up (or every non-ASCII byte) are those whose
-    // complement is below 0x11 (or 0x80): the test for control characters,
-    // on the complement.
-    let high = (escapingNonASCII ? 0x80 : 0x11) &* ones
     let highest: UInt8 = escapingNonASCII ? 0x80 : 0xEF
     var position = from
     while position &+ 8 <= end {
       let word = UInt64(
         littleEndian: start.loadUnaligned(fromByteOffset: position, as: UInt64.self))
-      let isControl = (word &- 0x20 &* ones) & ~word
-      let isQuote = ((word ^ quote) &- ones) & ~(word ^ quote)
-      let isBackslash = ((word ^ backslash) &- ones) & ~(word ^ backslash)
-      let isSlash = ((word ^ slash) &- ones) & ~(word ^ slash)
-      let isHigh = (~word &- high) & word
-      let hits = (isControl | isQuote | isBackslash | isSlash | isHigh) & highBits
+      let hits = escapeHits(
+        word, escapingSlashes: escapingSlashes, escapingNonASCII: escapingNonASCII)
       if hits != 0 {
         return position &+ hits.trailingZeroBitCount >> 3
       }
@@ -147,6 +185,34 @@ extension ByteWriter {
       position &+= 1
     }
     return end
+  }
+
+  /// The high bit of each byte lane of `word` (little-endian: the first
+  /// byte in the low lane) whose byte needs an escape or may begin a
+  /// noncharacter, and possibly of lanes above such a one; zero when no byte
+  /// does.
+  ///
+  /// Each test below sets the high bit of a byte lane whose byte matches. A
+  /// borrow can also set lanes above a true match, never below one, so the
+  /// lowest set lane is always a true match.
+  @inline(__always)
+  static func escapeHits(_ word: UInt64, escapingSlashes: Bool, escapingNonASCII: Bool)
+    -> UInt64
+  {
+    // With slashes allowed, search for a second copy of the quote instead.
+    let slash = (escapingSlashes ? 0x2F : 0x22) &* ones
+    let quote = 0x22 &* ones
+    let backslash = 0x5C &* ones
+    // Bytes from 0xEF up (or every non-ASCII byte) are those whose
+    // complement is below 0x11 (or 0x80): the test for control characters,
+    // on the complement.
+    let high = (escapingNonASCII ? 0x80 : 0x11) &* ones
+    let isControl = (word &- 0x20 &* ones) & ~word
+    let isQuote = ((word ^ quote) &- ones) & ~(word ^ quote)
+    let isBackslash = ((word ^ backslash) &- ones) & ~(word ^ backslash)
+    let isSlash = ((word ^ slash) &- ones) & ~(word ^ slash)
+    let isHigh = (~word &- high) & word
+    return (isControl | isQuote | isBackslash | isSlash | isHigh) & highBits
   }
 
   /// Decodes the scalar whose lead byte `lead` is at `pointer` in valid UTF-8.

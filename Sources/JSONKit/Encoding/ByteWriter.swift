@@ -1,6 +1,16 @@
+#if canImport(Darwin)
+  import Darwin
+#elseif canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
 /// The byte sink that all of JSONKit's output is written into.
 ///
-/// One allocation that doubles when full. The type is non-copyable so that
+/// One `malloc` allocation that doubles when full, by `realloc`, which moves
+/// a large buffer by remapping its pages rather than copying them; the
+/// finished bytes can become `Data` without a copy (``takeAllocation()``). The type is non-copyable so that
 /// exactly one owner frees the memory, and so that an append costs a capacity
 /// comparison and a store: no uniqueness check or bounds check per byte, as
 /// `[UInt8].append` would pay. Callers that write a bounded number of bytes
@@ -32,7 +42,7 @@ struct ByteWriter: ~Copyable {
 
   init(options: JKOutputFormatting = [], capacity: Int = 256) {
     let capacity = max(capacity, 16)
-    self.base = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
+    self.base = Self.allocate(capacity)
     self.count = 0
     self.capacity = capacity
     self.escapesSlashes = !options.contains(.withoutEscapingSlashes)
@@ -42,7 +52,12 @@ struct ByteWriter: ~Copyable {
   }
 
   deinit {
-    base.deallocate()
+    free(base)
+  }
+
+  private static func allocate(_ byteCount: Int) -> UnsafeMutableRawPointer {
+    guard let memory = malloc(byteCount) else { fatalError("out of memory") }
+    return memory
   }
 
   // MARK: - Capacity
@@ -58,9 +73,7 @@ struct ByteWriter: ~Copyable {
   @inline(never)
   private mutating func grow(toFit extra: Int) {
     let newCapacity = max(capacity * 2, count + extra)
-    let newBase = UnsafeMutableRawPointer.allocate(byteCount: newCapacity, alignment: 16)
-    newBase.copyMemory(from: base, byteCount: count)
-    base.deallocate()
+    guard let newBase = realloc(base, newCapacity) else { fatalError("out of memory") }
     base = newBase
     capacity = newCapacity
   }
@@ -163,12 +176,6 @@ struct ByteWriter: ~Copyable {
 
   // MARK: - Editing what was written
 
-  /// A copy of the bytes at `range`, which must lie within what was written.
-  func copyBytes(in range: Range<Int>) -> [UInt8] {
-    precondition(range.lowerBound >= 0 && range.upperBound <= count)
-    return Array(UnsafeRawBufferPointer(start: base + range.lowerBound, count: range.count))
-  }
-
   /// Forgets everything written from `newCount` on.
   mutating func truncate(to newCount: Int) {
     precondition(newCount >= 0 && newCount <= count)
@@ -190,15 +197,47 @@ struct ByteWriter: ~Copyable {
   /// A 64-bit FNV-1a hash of the bytes written from `start` on, used to
   /// find equal keys cheaply (equal hashes are then compared in full).
   func fingerprint(from start: Int) -> UInt64 {
+    Self.fingerprint(of: UnsafeRawBufferPointer(start: base + start, count: count &- start))
+  }
+
+  /// The fingerprint of `bytes`, as ``fingerprint(from:)`` computes it for
+  /// the same bytes written.
+  static func fingerprint(of bytes: UnsafeRawBufferPointer) -> UInt64 {
     var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-    var position = start
-    while position < count {
-      hash =
-        (hash ^ UInt64(base.load(fromByteOffset: position, as: UInt8.self)))
-        &* 0x0000_0100_0000_01B3
-      position += 1
+    for byte in bytes {
+      hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
     }
     return hash
+  }
+
+  /// The first eight UTF-8 bytes of the key `name`, whose quoted text was
+  /// just written from `start`, as a big-endian number padded with zeros.
+  ///
+  /// Of two keys whose prefixes differ, the one with the smaller prefix
+  /// comes first in sorted-keys order (a key that is a prefix of the other
+  /// is padded with zeros, which sort first); equal prefixes say nothing,
+  /// and the keys are then compared in full.
+  func sortPrefix(ofKeyQuotedAt start: Int, name: String) -> UInt64 {
+    let length = count &- start &- 2
+    guard length == name.utf8.count, count >= 9 else {
+      // Escaped, or too near the start to load a word: byte by byte.
+      var prefix: UInt64 = 0
+      for (index, byte) in name.utf8.prefix(8).enumerated() {
+        prefix |= UInt64(byte) << (56 &- 8 &* UInt64(index))
+      }
+      return prefix
+    }
+    // Written as it is: the key's bytes lie just before the closing quote.
+    if length >= 8 {
+      return UInt64(
+        bigEndian: base.loadUnaligned(fromByteOffset: start &+ 1, as: UInt64.self))
+    }
+    guard length > 0 else { return 0 }
+    // The word that ends with the closing quote: the key fills the `length`
+    // bytes before it.
+    let word = UInt64(
+      bigEndian: base.loadUnaligned(fromByteOffset: count &- 9, as: UInt64.self))
+    return word << (8 &* UInt64(8 &- length))
   }
 
   // MARK: - Finishing
@@ -206,6 +245,19 @@ struct ByteWriter: ~Copyable {
   /// Calls `body` with the bytes written so far.
   func withBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
     try body(UnsafeRawBufferPointer(start: base, count: count))
+  }
+
+  /// The buffer and the number of bytes written into it, to be released
+  /// with `free`. The buffer is cut down to what was written when that
+  /// saves more than an eighth of it.
+  consuming func takeAllocation() -> (bytes: UnsafeMutableRawPointer, count: Int) {
+    var bytes = base
+    if capacity &- count > capacity / 8, let smaller = realloc(base, max(count, 1)) {
+      bytes = smaller
+    }
+    let count = self.count
+    discard self
+    return (bytes, count)
   }
 
   /// The bytes written, as an array.

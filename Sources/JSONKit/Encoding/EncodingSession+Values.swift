@@ -23,6 +23,7 @@ extension EncodingSession {
       let bool = reinterpret(value, as: Bool.self)
       return writeScalar(into: slot) { $0.append(bool ? "true" : "false") }
     }
+    if encodeNumberArray(value, into: slot) { return }
     if try encodeSpecial(value, into: slot) { return }
     // Through a single-value container, the slot is an outer value's, which
     // is checked when that value is encoded.

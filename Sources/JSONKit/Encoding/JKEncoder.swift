@@ -56,8 +56,6 @@ public final class JKEncoder: @unchecked Sendable {
 
   private let lock = NSLock()
   private var storedOptions = Options()
-  /// The size of the last output, so that the next buffer starts big enough.
-  private var lastOutputSize = 256
 
   /// Creates an encoder with Foundation's defaults.
   public init() {}
@@ -194,7 +192,9 @@ public final class JKEncoder: @unchecked Sendable {
   private func encodeIntoWriter<T>(_ value: T, _ body: (SlotEncoder) throws -> Void) throws
     -> ByteWriter
   {
-    let (options, capacity) = withOptions { ($0, lastOutputSize) }
+    let options = withOptions { $0 }
+    let isPretty = options.outputFormatting.contains(.prettyPrinted)
+    let capacity = OutputSizeHints.shared.capacity(for: T.self, isPretty: isPretty)
     let session = EncodingSession(options: options, capacity: capacity)
     do {
       try body(SlotEncoder(session: session, slot: .root))
@@ -210,8 +210,7 @@ public final class JKEncoder: @unchecked Sendable {
         EncodingError.Context(
           codingPath: [], debugDescription: "Top-level \(T.self) did not encode any values."))
     }
-    let size = output.count
-    withOptions { _ in lastOutputSize = max(256, size + size / 8) }
+    OutputSizeHints.shared.note(output.count, for: T.self, isPretty: isPretty)
     return output.compressed(options.compression)
   }
 }

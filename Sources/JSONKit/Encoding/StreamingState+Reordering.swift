@@ -9,6 +9,8 @@ extension StreamingState {
   /// records of the containers inside move with their text.
   mutating func reorderMembers(of frame: Frame, indentLevel level: Int) {
     let base = frame.memberBase
+    // Members written in sorted order already stay where they are.
+    if !frame.mayHaveDuplicates, isSorted(from: base) { return }
     let separatorLength = writer.memberSeparatorLength(indentLevel: level)
     let regionStart = members[base].start
     let regionEnd = writer.count
@@ -45,9 +47,7 @@ extension StreamingState {
       }
       var entries = Array(order.indices)
       if writer.sortsKeys {
-        entries.sort {
-          ByteWriter.keyPrecedes(members[base + order[$0]].key, members[base + order[$1]].key)
-        }
+        entries.sort { memberPrecedes(base + order[$0], base + order[$1]) }
       }
       var positionOfEntry = [Int](repeating: 0, count: order.count)
       for (position, entry) in entries.enumerated() { positionOfEntry[entry] = position }
@@ -55,29 +55,57 @@ extension StreamingState {
       order = entries.map { order[$0] }
     } else {
       order = Array(0..<count)
-      order.sort { ByteWriter.keyPrecedes(members[base + $0].key, members[base + $1].key) }
+      order.sort { memberPrecedes(base + $0, base + $1) }
       for (position, member) in order.enumerated() { positions[member] = position }
     }
-    let region = writer.copyBytes(in: regionStart..<regionEnd)
-    let separator = writer.copyBytes(
-      in: (ranges[1].lowerBound - separatorLength)..<ranges[1].lowerBound)
+    // The region's text, in a buffer kept for the next object; the
+    // separator before the second member is part of it.
+    var region = reorderScratch
+    reorderScratch = []
+    region.removeAll(keepingCapacity: true)
+    writer.withBytes { region.append(contentsOf: $0[regionStart..<regionEnd]) }
+    let separator =
+      (ranges[1].lowerBound - separatorLength - regionStart)..<(ranges[1].lowerBound - regionStart)
     writer.truncate(to: regionStart)
     let hasInnerContainers = frame.serial + 1 < containers.count
     var newStart = [Int](repeating: -1, count: hasInnerContainers ? count : 0)
     var isIdentity = order.count == count
     for (position, member) in order.enumerated() {
-      if position > 0 { writer.append(separator) }
+      if position > 0 { writer.append(region[separator]) }
       if hasInnerContainers { newStart[member] = writer.count }
       if member != position { isIdentity = false }
       let range = ranges[member]
       writer.append(region[(range.lowerBound - regionStart)..<(range.upperBound - regionStart)])
     }
+    reorderScratch = region
     if !isIdentity {
       containers[frame.serial].reordering = reorderedPositions.count
       reorderedPositions.append(count)
       reorderedPositions.append(contentsOf: positions)
     }
     if hasInnerContainers { moveRecords(ofMembersFrom: base, from: ranges, to: newStart) }
+  }
+
+  /// Whether the members from `base` on are in sorted-keys order, each key
+  /// after the one before (a key written twice is not).
+  private func isSorted(from base: Int) -> Bool {
+    guard writer.sortsKeys else { return false }
+    var index = base &+ 1
+    while index < members.count {
+      if !memberPrecedes(index &- 1, index) { return false }
+      index &+= 1
+    }
+    return true
+  }
+
+  /// Whether the key of `members[first]` comes before that of
+  /// `members[second]` in sorted-keys order.
+  @inline(__always)
+  private func memberPrecedes(_ first: Int, _ second: Int) -> Bool {
+    let firstPrefix = members[first].sortPrefix
+    let secondPrefix = members[second].sortPrefix
+    if firstPrefix != secondPrefix { return firstPrefix < secondPrefix }
+    return ByteWriter.keyPrecedes(members[first].key, members[second].key)
   }
 
   /// Notes that the key `name` of the object `frame`, being closed, was

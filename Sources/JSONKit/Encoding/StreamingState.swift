@@ -47,6 +47,9 @@ struct StreamingState: ~Copyable {
   /// members begun, then the position in the output of each, in the order
   /// they were begun.
   var reorderedPositions: [Int] = []
+  /// The buffer an object's text is copied into while its members are
+  /// reordered, kept from one object to the next.
+  var reorderScratch: [UInt8] = []
 
   /// The deepest nesting written (``JKEncoder/maxDepth``).
   private let maxDepth: Int
@@ -70,6 +73,12 @@ struct StreamingState: ~Copyable {
   /// Keeps every member's coding key, not only those with an int value:
   /// a key strategy makes member names differ from the keys' strings.
   private let keepsAllKeys: Bool
+  /// The written form of keys, from the process-wide ``KeyBytesCache``
+  /// (used without a key strategy only: `keepsAllKeys` is false).
+  private var keyTable: KeyBytesCache.Table
+  /// How many more keys this call may try to add to the cache: a full
+  /// table turns every new key away, and each try costs a lock.
+  private var keyAdditionsLeft = 64
   /// Where the session keeps the first conflict met; `encode` throws it.
   let conflict: UnsafeMutablePointer<EncodingSession.Conflict?>
   /// The coding key of the last member begun in each open frame, when
@@ -86,6 +95,7 @@ struct StreamingState: ~Copyable {
     self.conflict = conflict
     self.maxDepth = maxDepth
     self.keepsAllKeys = keepsAllKeys
+    keyTable = keepsAllKeys ? KeyBytesCache.Table(slots: []) : KeyBytesCache.shared.snapshot()
     frames.reserveCapacity(16)
     members.reserveCapacity(64)
     containers.reserveCapacity(64)
@@ -133,6 +143,9 @@ struct StreamingState: ~Copyable {
   struct Member {
     let key: String
     let fingerprint: UInt64
+    /// With sorted keys, the key's first bytes (``ByteWriter/sortPrefix(ofKeyQuotedAt:name:)``),
+    /// which order most pairs of members without comparing their keys.
+    let sortPrefix: UInt64
     let start: Int
     /// The number of the first container opened inside it, if any.
     let firstContainer: Int
@@ -187,10 +200,37 @@ struct StreamingState: ~Copyable {
   mutating func beginMember<Key: CodingKey>(of container: Int, key: Key, name: String)
     -> (slot: EncodingSlot, start: Int)?
   {
-    guard let begun = begin(of: container, name: name) else { return nil }
+    guard let begun = begin(of: container, name: name, cached: cachedKey(key, name)) else {
+      return nil
+    }
     store(key)
     if writer.unreadableScalar != nil { noteUnreadableKey(name, of: begun.slot) }
     return (begun.slot, begun.start)
+  }
+
+  /// The cached written form of `key`, whose name is `name`: found by the
+  /// name's bits, or added on its first use when it may be kept (see
+  /// ``KeyBytesCache``).
+  @inline(__always)
+  private mutating func cachedKey<Key: CodingKey>(_ key: Key, _ name: String)
+    -> UnsafeMutablePointer<KeyBytesCache.Entry>?
+  {
+    guard !keepsAllKeys, _isPOD(Key.self) else { return nil }
+    if let entry = keyTable.find(KeyBytesCache.bits(name)) { return entry }
+    return addCachedKey(key, name)
+  }
+
+  @inline(never)
+  private mutating func addCachedKey<Key: CodingKey>(_ key: Key, _ name: String)
+    -> UnsafeMutablePointer<KeyBytesCache.Entry>?
+  {
+    guard keyAdditionsLeft > 0, KeyBytesCache.isCacheable(name),
+      KeyBytesCache.bits(key.stringValue) == KeyBytesCache.bits(name)
+    else { return nil }
+    keyAdditionsLeft -= 1
+    guard let entry = KeyBytesCache.shared.add(name) else { return nil }
+    _ = keyTable.insert(entry)
+    return entry
   }
 
   /// Keeps the error for the key `name` of the member just begun in `slot`,
@@ -231,7 +271,7 @@ struct StreamingState: ~Copyable {
   /// made separately so that elements pay for no key.
   @inline(__always)
   mutating func beginElement(of container: Int) -> (slot: EncodingSlot, start: Int)? {
-    guard let begun = begin(of: container, name: nil) else { return nil }
+    guard let begun = begin(of: container, name: nil, cached: nil) else { return nil }
     return (begun.slot, begun.start)
   }
 
@@ -243,7 +283,9 @@ struct StreamingState: ~Copyable {
   mutating func beginContainerMember<Key: CodingKey>(of container: Int, key: Key, name: String)
     -> EncodingSlot?
   {
-    guard let begun = begin(of: container, name: name) else { return nil }
+    guard let begun = begin(of: container, name: name, cached: cachedKey(key, name)) else {
+      return nil
+    }
     if begun.mayRepeat, repeatsEarlierMember(begun.slot) {
       // Take the member out again before its key replaces the frame's
       // stored key (that of the member before); its name is an earlier
@@ -274,9 +316,9 @@ struct StreamingState: ~Copyable {
   /// Begins a member (or element); also says whether an earlier member of
   /// the object may have the same key.
   @inline(__always)
-  private mutating func begin(of container: Int, name: String?)
-    -> (slot: EncodingSlot, start: Int, mayRepeat: Bool)?
-  {
+  private mutating func begin(
+    of container: Int, name: String?, cached: UnsafeMutablePointer<KeyBytesCache.Entry>?
+  ) -> (slot: EncodingSlot, start: Int, mayRepeat: Bool)? {
     guard let index = frameIndex(container) else { return nil }
     while frames.count - 1 > index { closeInnermost() }
     if frames[index].awaitingValue { writeEmptyObject() }
@@ -285,12 +327,22 @@ struct StreamingState: ~Copyable {
     writer.beginMember(isFirst: frames[index].count == 0, indentLevel: indentLevel)
     if let name {
       let start = writer.count
-      writer.writeQuoted(name)
-      let fingerprint = writer.fingerprint(from: start)
+      let fingerprint: UInt64
+      let sortPrefix: UInt64
+      if let cached {
+        writer.append(cached.pointee.quoted, count: cached.pointee.quotedCount)
+        fingerprint = cached.pointee.fingerprint
+        sortPrefix = cached.pointee.sortPrefix
+      } else {
+        writer.writeQuoted(name)
+        fingerprint = writer.fingerprint(from: start)
+        sortPrefix = writer.sortsKeys ? writer.sortPrefix(ofKeyQuotedAt: start, name: name) : 0
+      }
       mayRepeat = noteFingerprint(fingerprint, inFrame: index)
       members.append(
         Member(
-          key: name, fingerprint: fingerprint, start: start, firstContainer: containers.count))
+          key: name, fingerprint: fingerprint, sortPrefix: sortPrefix, start: start,
+          firstContainer: containers.count))
       writer.writeKeySeparator()
     }
     frames[index].count += 1

@@ -1,0 +1,206 @@
+import Foundation
+import JSONKit
+import Testing
+
+// Keys are written from a process-wide cache of their bytes (see
+// `KeyBytesCache`): these tests run keys that the cache keeps and keys it
+// must not, under every output option and key strategy, through both
+// encoders, and compare the bytes.
+
+/// A model whose keys need escaping under some options and not others.
+private struct AwkwardKeys: Encodable {
+  enum CodingKeys: String, CodingKey {
+    case plain
+    case slash = "a/b"
+    case quote = "say \"hi\""
+    case backslash = "back\\slash"
+    case control = "tab\there"
+    case accented = "café"
+    case emoji = "😀"
+    case long = "a key long enough to be kept on the heap rather than inline"
+    case tooLong =
+      "a key longer than the cache keeps, which is written as it comes, byte by byte, every time"
+  }
+  var plain = 1
+  var slash = 2
+  var quote = 3
+  var backslash = 4
+  var control = 5
+  var accented = 6
+  var emoji = 7
+  var long = 8
+  var tooLong = 9
+}
+
+/// Two key types whose first cases spell different names, and two whose
+/// cases spell the same name.
+private struct FirstCases: Encodable {
+  struct Left: Encodable {
+    enum CodingKeys: String, CodingKey { case alpha, shared }
+    var alpha = 1
+    var shared = 2
+  }
+  struct Right: Encodable {
+    enum CodingKeys: String, CodingKey {
+      case beta
+      case shared
+    }
+    var beta = 3
+    var shared = 4
+  }
+  var left = Left()
+  var right = Right()
+}
+
+/// Keys whose `stringValue` is made anew on every call: never kept, always
+/// right.
+private struct MadeKeys: Encodable {
+  struct Key: CodingKey {
+    let index: Int
+    var stringValue: String { "a key made at run time, number \(index)" }
+    var intValue: Int? { nil }
+    init(index: Int) { self.index = index }
+    init?(stringValue: String) { nil }
+    init?(intValue: Int) { nil }
+  }
+  func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: Key.self)
+    for index in [3, 1, 2, 1] { try container.encode(index, forKey: Key(index: index)) }
+  }
+}
+
+/// A camel-cased model for the key strategies.
+private struct CamelCased: Encodable {
+  var userName = "a"
+  var profileImageURL = "b"
+  var isVerified = true
+  var nested = Nested()
+  struct Nested: Encodable {
+    var innerValue = 1
+    var userName = "c"
+  }
+}
+
+private let allFormattings: [JKOutputFormatting] = [
+  [.sortedKeys], [.sortedKeys, .prettyPrinted], [.sortedKeys, .withoutEscapingSlashes],
+  [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes],
+]
+
+/// Both encoders' bytes for `value`, configured alike.
+private func encodedByBoth<T: Encodable>(
+  _ value: T, _ formatting: JKOutputFormatting,
+  strategy: JSONEncoder.KeyEncodingStrategy = .useDefaultKeys
+) throws -> (foundation: String, jsonKit: String) {
+  let foundation = JSONEncoder()
+  foundation.outputFormatting = JSONEncoder.OutputFormatting(rawValue: formatting.rawValue)
+  foundation.keyEncodingStrategy = strategy
+  let jsonKit = JKEncoder()
+  jsonKit.outputFormatting = formatting
+  jsonKit.keyEncodingStrategy = strategy
+  return (
+    String(decoding: try foundation.encode(value), as: UTF8.self),
+    String(decoding: try jsonKit.encode(value), as: UTF8.self)
+  )
+}
+
+extension FoundationParityTests {
+  @Test func keysThatNeedEscapingComeOutAsFoundationWritesThemUnderEveryOutputOption() throws {
+    // Twice, so that the second round writes whatever the first one cached.
+    for _ in 0..<2 {
+      for formatting in allFormattings {
+        let (foundation, jsonKit) = try encodedByBoth(AwkwardKeys(), formatting)
+        #expect(jsonKit == foundation, "formatting \(formatting.rawValue)")
+      }
+    }
+  }
+
+  @Test func keysOfDifferentTypesAreWrittenByTheirOwnNamesWhetherOrNotTheNamesAreEqual() throws {
+    for _ in 0..<2 {
+      for formatting in allFormattings {
+        let (foundation, jsonKit) = try encodedByBoth(FirstCases(), formatting)
+        #expect(jsonKit == foundation)
+      }
+    }
+  }
+
+  @Test func keysMadeAnewOnEveryCallAreWrittenAsFoundationWritesThem() throws {
+    for _ in 0..<3 {
+      let (foundation, jsonKit) = try encodedByBoth(MadeKeys(), [.sortedKeys])
+      #expect(jsonKit == foundation)
+    }
+  }
+
+  @Test func keyStrategiesStillConvertKeysThatWereWrittenWithoutOneBefore() throws {
+    let strategies: [JSONEncoder.KeyEncodingStrategy] = [
+      .useDefaultKeys, .convertToSnakeCase,
+      .custom { path in AnyKey(stringValue: path.last!.stringValue.uppercased() + "/x") },
+      .useDefaultKeys,
+    ]
+    for strategy in strategies {
+      for formatting in allFormattings {
+        let (foundation, jsonKit) = try encodedByBoth(CamelCased(), formatting, strategy: strategy)
+        #expect(jsonKit == foundation, "formatting \(formatting.rawValue)")
+      }
+    }
+  }
+
+  @Test func manyTasksEncodingAtOnceWriteTheKeysFoundationWrites() async throws {
+    let expected = try encodedByBoth(ManyKeys(seed: 0), [.sortedKeys]).foundation
+    try await withThrowingTaskGroup(of: String.self) { group in
+      for task in 0..<16 {
+        group.addTask {
+          let encoder = JKEncoder()
+          encoder.outputFormatting = task.isMultiple(of: 2) ? [.sortedKeys] : []
+          var last = ""
+          for _ in 0..<20 {
+            let sorted = JKEncoder()
+            sorted.outputFormatting = [.sortedKeys]
+            _ = try encoder.encode(ManyKeys(seed: 0))
+            last = String(decoding: try sorted.encode(ManyKeys(seed: 0)), as: UTF8.self)
+          }
+          return last
+        }
+      }
+      for try await output in group { #expect(output == expected) }
+    }
+  }
+}
+
+/// A key for the custom strategy.
+private struct AnyKey: CodingKey {
+  var stringValue: String
+  var intValue: Int? { nil }
+  init(stringValue: String) { self.stringValue = stringValue }
+  init?(intValue: Int) { nil }
+}
+
+/// Objects of several key types, nested, for encoding from many tasks.
+private struct ManyKeys: Encodable {
+  let seed: Int
+  struct A: Encodable {
+    enum CodingKeys: String, CodingKey {
+      case id, name, value
+      case url = "url/path"
+    }
+    var id = 1
+    var name = "a"
+    var value = 1.5
+    var url = "https://example.com/a"
+  }
+  struct B: Encodable {
+    enum CodingKeys: String, CodingKey {
+      case name, items
+      case extra = "é"
+    }
+    var name = "b"
+    var items = [A(), A()]
+    var extra = true
+  }
+  func encode(to encoder: any Encoder) throws {
+    var container = encoder.unkeyedContainer()
+    for _ in 0..<10 {
+      try container.encode(A())
+      try container.encode(B())
+    }
+  }
+}
