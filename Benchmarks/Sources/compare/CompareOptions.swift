@@ -5,7 +5,8 @@ struct CompareOptions {
   /// Rounds of every interleaved comparison; each figure is the median over them.
   var rounds = 20
   /// Rows run only when their name (`decode/twitter-sorted`, `tape/canada`,
-  /// `memory/citm_catalog`, `linear/twitter-x16`, `instructions/canada`) contains a match.
+  /// `memory/citm_catalog`, `linear/twitter-x16`, `value-parse/canada`,
+  /// `value-write/twitter-sorted`, `instructions/canada`) contains a match.
   var filter: Regex<AnyRegexOutput>?
   /// How long one contender's batch of calls should take, in seconds.
   var batchSeconds = 0.02
@@ -22,7 +23,7 @@ struct CompareOptions {
       --rounds N       rounds per comparison; figures are medians over them (default 20)
       --filter REGEX   only rows whose name contains a match, such as 'twitter' or
                        '^decode/canada' (names: decode/…, tape/…, memory/…,
-                       linear/…, instructions/…)
+                       linear/…, value-parse/…, value-write/…, instructions/…)
       --batch-ms MS    how long one contender's batch of calls takes (default 20)
       --instructions   also count the instructions of one decode under callgrind
                        (needs valgrind; minutes more; rows instructions/…)

@@ -37,6 +37,7 @@ struct Comparison {
     try tapeSection()
     try memorySection()
     try linearitySection()
+    try valueSection()
     try instructionSection()
   }
 

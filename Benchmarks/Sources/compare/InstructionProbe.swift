@@ -24,16 +24,23 @@ enum InstructionProbe {
   static func count(
     _ decoder: ProbeDecoder, _ variant: CorpusVariant, input: URL, scratch: URL
   ) throws -> Int {
+    try count(
+      child: ["--instruction-probe", decoder.rawValue, variant.name, input.path],
+      name: "\(variant.name).\(decoder.rawValue)", scratch: scratch)
+  }
+
+  /// The instructions of ``measuredDecode(_:_:)`` in this tool run again with `child`
+  /// as its arguments; callgrind's output goes to `scratch`, in a file called after
+  /// `name`.
+  static func count(child: [String], name: String, scratch: URL) throws -> Int {
     guard let valgrind else { throw ProbeFailure(message: "valgrind is not on the PATH") }
-    let output = scratch.appendingPathComponent(
-      "callgrind.\(variant.name).\(decoder.rawValue)", isDirectory: false)
+    let output = scratch.appendingPathComponent("callgrind.\(name)", isDirectory: false)
     _ = try ProbeDecoder.output(
       of: valgrind,
       [
         "--tool=callgrind", "--callgrind-out-file=\(output.path)",
         "--toggle-collect=*measuredDecode*", ProbeDecoder.executable().path,
-        "--instruction-probe", decoder.rawValue, variant.name, input.path,
-      ])
+      ] + child)
     defer { try? FileManager.default.removeItem(at: output) }
     let text = try String(contentsOf: output, encoding: .utf8)
     for line in text.split(separator: "\n") where line.hasPrefix("totals:") {

@@ -6,6 +6,8 @@ do {
     try MemoryProbe.runChild(Array(arguments.dropFirst()))
   } else if arguments.first == "--instruction-probe" {
     try InstructionProbe.runChild(Array(arguments.dropFirst()))
+  } else if arguments.first == "--value-probe" {
+    try ValueWork.runChild(Array(arguments.dropFirst()))
   } else {
     try Comparison(CompareOptions(arguments)).run()
   }
