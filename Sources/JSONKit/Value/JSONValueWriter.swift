@@ -27,7 +27,7 @@ struct JSONValueWriter {
   /// copying (and retaining) it out of an enum case.
   private struct Level {
     var elements: [JSONValue] = []
-    var members: [JSONObject.Element] = []
+    var members: [JSONObject.Member] = []
     /// When keys are sorted, the order to visit `members` in.
     var order: [Int]? = nil
     var isObject = false
