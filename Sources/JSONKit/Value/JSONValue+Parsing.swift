@@ -103,23 +103,24 @@ extension JSONValue {
   public static func validate(
     _ buffer: UnsafeRawBufferPointer, options: JKParseOptions = [], maxDepth: Int = 512
   ) throws(JKParseError) {
-    try scan(buffer, options: options, maxDepth: maxDepth) { _ in }
+    try scan(buffer, options: options, maxDepth: maxDepth) { _, _ in }
   }
 
   private static func parse(
     _ bytes: UnsafeRawBufferPointer, options: JKParseOptions, maxDepth: Int
   ) throws(JKParseError) -> JSONValue {
-    try scan(bytes, options: options, maxDepth: maxDepth) { tape throws(JKParseError) in
-      try build(tape, input: bytes)
+    try scan(bytes, options: options, maxDepth: maxDepth) {
+      tape, configuration throws(JKParseError) in
+      try build(tape, input: bytes, mayHoldBigIntegers: configuration.allowsBigIntegers)
     }
   }
 
   /// The root value of `tape`.
-  private static func build(_ tape: Tape, input: UnsafeRawBufferPointer) throws(JKParseError)
-    -> JSONValue
-  {
+  private static func build(
+    _ tape: Tape, input: UnsafeRawBufferPointer, mayHoldBigIntegers: Bool
+  ) throws(JKParseError) -> JSONValue {
     do {
-      return try JSONValueBuilder.value(at: 0, in: tape)
+      return try JSONValueBuilder.value(at: 0, in: tape, mayHoldBigIntegers: mayHoldBigIntegers)
     } catch {
       // The scan already rejects integers beyond 64 bits; this keeps the
       // answer an error, not a crash, should that ever change.
@@ -133,7 +134,7 @@ extension JSONValue {
   /// distinct key's `String` once.
   private static func scan<R>(
     _ bytes: UnsafeRawBufferPointer, options: JKParseOptions, maxDepth: Int,
-    _ body: (Tape) throws(JKParseError) -> R
+    _ body: (Tape, ScanConfiguration) throws(JKParseError) -> R
   ) throws(JKParseError) -> R {
     let pool = ScanContextPool.shared
     let context = pool.take()
@@ -141,6 +142,6 @@ extension JSONValue {
     let configuration = ScanConfiguration(
       options: options, maxDepth: Swift.min(maxDepth, maxDepthLimit))
     try Scanner.scan(bytes, into: context, configuration: configuration)
-    return try body(Tape(context: context, input: bytes))
+    return try body(Tape(context: context, input: bytes), configuration)
   }
 }

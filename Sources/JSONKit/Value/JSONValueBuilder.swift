@@ -28,8 +28,12 @@ enum JSONValueBuilder {
   /// object's entry and the key) after duplicates are resolved; keys that
   /// convert alike then keep the first one's value, as a keyed decoding
   /// container under a key strategy does.
+  ///
+  /// Unless `mayHoldBigIntegers` is false (the tape was scanned with
+  /// `allowsBigIntegers` off, so that the scanner rejected such literals),
+  /// each container of scalars is first checked for one.
   static func value(
-    at root: Int, in tape: Tape,
+    at root: Int, in tape: Tape, mayHoldBigIntegers: Bool = true,
     convertingKeys convert: ((_ object: Int, _ key: String) -> String)? = nil
   ) throws(BigInteger) -> JSONValue {
     let rootEntry = tape[root]
@@ -56,7 +60,7 @@ enum JSONValueBuilder {
           continue
         }
         // No child is a container: each is one entry.
-        try checkNoBigInteger(in: index..<end, of: tape)
+        if mayHoldBigIntegers { try checkNoBigInteger(in: index..<end, of: tape) }
         value = .array(
           withUnsafePointer(to: tape) { [JSONValue](ScalarElements(of: entry, at: index, in: $0)) })
         index = end
@@ -69,7 +73,7 @@ enum JSONValueBuilder {
           continue
         }
         // Every value is a scalar: keys and values alternate, one entry each.
-        try checkNoBigInteger(in: index..<end, of: tape)
+        if mayHoldBigIntegers { try checkNoBigInteger(in: index..<end, of: tape) }
         let scalars = withUnsafePointer(to: tape) {
           [JSONObject.Member](ScalarMembers(of: entry, at: index, in: $0))
         }
@@ -162,11 +166,11 @@ enum JSONValueBuilder {
     return result
   }
 
-  /// The elements of an array whose children are all scalars, none of them
-  /// an integer beyond 64 bits.
-  private struct ScalarElements: Sequence, IteratorProtocol {
-    /// A pointer rather than the tape itself, which holds an array: copying
-    /// the sequence into its iterator would retain and release it.
+  /// The entries after a container's own entry, up to its end, read through
+  /// a pointer to the tape rather than the tape itself: the tape holds an
+  /// array, which copying a sequence into its iterator would retain and
+  /// release.
+  private struct Children {
     let tape: UnsafePointer<Tape>
     var index: Int
     let end: Int
@@ -177,42 +181,51 @@ enum JSONValueBuilder {
       end = entry.containerEnd
     }
 
-    var underestimatedCount: Int { end &- index }
+    /// The scalar at `position`. `Array.init` requires every element it was
+    /// promised, so the entries were checked for integers beyond 64 bits
+    /// beforehand: `nil` never comes.
+    @inline(__always)
+    func scalar(at position: Int) -> JSONValue {
+      JSONValueBuilder.scalar(tape.pointee[position], in: tape.pointee) ?? .null
+    }
+  }
+
+  /// The elements of an array whose children are all scalars, none of them
+  /// an integer beyond 64 bits.
+  private struct ScalarElements: Sequence, IteratorProtocol {
+    var children: Children
+
+    init(of entry: TapeEntry, at start: Int, in tape: UnsafePointer<Tape>) {
+      children = Children(of: entry, at: start, in: tape)
+    }
+
+    var underestimatedCount: Int { children.end &- children.index }
 
     @inline(__always)
     mutating func next() -> JSONValue? {
-      guard index < end else { return nil }
-      defer { index &+= 1 }
-      // `Array.init` requires every element it was promised: the entries
-      // were checked, so `nil` never comes.
-      return JSONValueBuilder.scalar(tape.pointee[index], in: tape.pointee) ?? .null
+      guard children.index < children.end else { return nil }
+      defer { children.index &+= 1 }
+      return children.scalar(at: children.index)
     }
   }
 
   /// The members of an object whose values are all scalars, none of them an
   /// integer beyond 64 bits.
   private struct ScalarMembers: Sequence, IteratorProtocol {
-    /// A pointer rather than the tape itself, which holds an array: copying
-    /// the sequence into its iterator would retain and release it.
-    let tape: UnsafePointer<Tape>
-    var index: Int
-    let end: Int
+    var children: Children
 
     init(of entry: TapeEntry, at start: Int, in tape: UnsafePointer<Tape>) {
-      self.tape = tape
-      index = start &+ 1
-      end = entry.containerEnd
+      children = Children(of: entry, at: start, in: tape)
     }
 
-    var underestimatedCount: Int { (end &- index) >> 1 }
+    var underestimatedCount: Int { (children.end &- children.index) >> 1 }
 
     @inline(__always)
     mutating func next() -> JSONObject.Member? {
-      guard index < end else { return nil }
-      // Checked beforehand, as in `ScalarElements`: `nil` never comes.
-      let value = JSONValueBuilder.scalar(tape.pointee[index &+ 1], in: tape.pointee) ?? .null
-      defer { index &+= 2 }
-      return JSONObject.Member(key: tape.pointee.key(tape.pointee[index]), value: value)
+      guard children.index < children.end else { return nil }
+      defer { children.index &+= 2 }
+      let key = children.tape.pointee.key(children.tape.pointee[children.index])
+      return JSONObject.Member(key: key, value: children.scalar(at: children.index &+ 1))
     }
   }
 }
