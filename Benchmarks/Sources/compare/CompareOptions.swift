@@ -6,7 +6,8 @@ struct CompareOptions {
   var rounds = 20
   /// Rows run only when their name (`decode/twitter-sorted`, `tape/canada`,
   /// `memory/citm_catalog`, `linear/twitter-x16`, `gzip-decode/twitter`, `gzip-encode/canada`,
-  /// `instructions/canada`) contains a match.
+  /// `value-parse/canada`, `value-write/twitter-sorted`, `encode/citm_catalog`,
+  /// `streams/speed`, `instructions/canada`) contains a match.
   var filter: Regex<AnyRegexOutput>?
   /// How long one contender's batch of calls should take, in seconds.
   var batchSeconds = 0.02
@@ -24,7 +25,8 @@ struct CompareOptions {
       --rounds N       rounds per comparison; figures are medians over them (default 20)
       --filter REGEX   only rows whose name contains a match, such as 'twitter' or
                        '^decode/canada' (names: decode/…, tape/…, memory/…,
-                       linear/…, gzip-decode/…, gzip-encode/…, instructions/…)
+                       linear/…, gzip-decode/…, gzip-encode/…, value-parse/…,
+                       value-write/…, encode/…, streams/…, instructions/…)
       --batch-ms MS    how long one contender's batch of calls takes (default 20)
       --instructions   also count the instructions of one decode under callgrind
                        (needs valgrind; minutes more; rows instructions/…)

@@ -40,6 +40,7 @@ struct Comparison {
     try linearitySection()
     try streamsSection()
     try gzipSection()
+    try valueSection()
     try instructionSection()
     try encodeInstructionSection()
   }

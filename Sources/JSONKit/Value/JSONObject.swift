@@ -30,8 +30,17 @@ public struct JSONObject: Sendable {
   /// A member of an object: its key and its value.
   public typealias Element = (key: String, value: JSONValue)
 
+  /// A member as the object stores it. A struct rather than the `Element`
+  /// tuple: an array of tuples is destroyed through the runtime's generic
+  /// tuple code, one metadata-driven call per field, which made freeing a
+  /// parsed document cost more than a third of parsing it.
+  struct Member {
+    var key: String
+    var value: JSONValue
+  }
+
   /// The members in order; their keys are unique.
-  private(set) var members: [Element]
+  private(set) var members: [Member]
 
   /// Present exactly when there are more than `linearSearchLimit` members.
   private var keyIndex: KeyIndex?
@@ -68,7 +77,7 @@ public struct JSONObject: Sendable {
   /// The caller guarantees that no two keys are equal under `String`'s `==`
   /// (so byte-wise distinct keys that are canonically equivalent count as
   /// equal). Only debug builds check it; a duplicate breaks lookups.
-  init(uniqueKeysWithValues members: [Element]) {
+  init(uniqueKeysWithValues members: [Member]) {
     assert(Set(members.lazy.map(\.key)).count == members.count, "duplicate keys in JSONObject")
     self.members = members
     self.keyIndex = members.count > Self.linearSearchLimit ? KeyIndex() : nil
@@ -133,7 +142,7 @@ public struct JSONObject: Sendable {
   }
 
   private mutating func append(key: String, value: JSONValue) {
-    members.append((key, value))
+    members.append(Member(key: key, value: value))
     if keyIndex == nil {
       if members.count > Self.linearSearchLimit {
         keyIndex = KeyIndex()
@@ -224,10 +233,21 @@ public struct JSONObject: Sendable {
 /// run on many threads at once, so building and reading the table takes the
 /// lock; changes made while the index is uniquely referenced need none.
 private final class KeyIndex: @unchecked Sendable {
-  private let lock = NSLock()
   private var table: [String: Int]?
 
-  func position(of key: String, in members: [JSONObject.Element]) -> Int? {
+  /// Locks that all indexes share, each index taking the one its address
+  /// picks: a lock of its own cost every large object two allocations more
+  /// when it was made, looked up or not. Nothing is done under a lock but
+  /// building or reading one table, so sharing one can only make a thread
+  /// wait, never deadlock.
+  private static let locks = (0..<16).map { _ in NSLock() }
+
+  private var lock: NSLock {
+    Self.locks[Int(bitPattern: UInt(bitPattern: ObjectIdentifier(self).hashValue) >> 5 & 15)]
+  }
+
+  func position(of key: String, in members: [JSONObject.Member]) -> Int? {
+    let lock = self.lock
     lock.lock()
     defer { lock.unlock() }
     if table == nil {
@@ -264,7 +284,8 @@ extension JSONObject: RandomAccessCollection {
 
   /// The member at `position`.
   public subscript(position: Int) -> Element {
-    members[position]
+    let member = members[position]
+    return (member.key, member.value)
   }
 }
 

@@ -120,7 +120,7 @@ extension JSONValue {
   ) throws(JKParseError) {
     try InputBytes.with(text) { bytes in
       Result { () throws(JKParseError) in
-        try scan(InputText(utf8: bytes), options: options, maxDepth: maxDepth) { _ in }
+        try scan(InputText(utf8: bytes), options: options, maxDepth: maxDepth) { _, _ in }
       }
     }.get()
   }
@@ -131,7 +131,7 @@ extension JSONValue {
     decompression: JKDecompression = .gzip
   ) throws(JKParseError) {
     try InputText.withText(buffer, decompression, wrap: { $0 }) { text throws(JKParseError) in
-      try scan(text, options: options, maxDepth: maxDepth) { _ in }
+      try scan(text, options: options, maxDepth: maxDepth) { _, _ in }
     }
   }
 
@@ -147,15 +147,18 @@ extension JSONValue {
   private static func parse(
     _ text: InputText, options: JKParseOptions, maxDepth: Int
   ) throws(JKParseError) -> JSONValue {
-    try scan(text, options: options, maxDepth: maxDepth) { tape throws(JKParseError) in
-      try build(tape, text: text)
+    try scan(text, options: options, maxDepth: maxDepth) {
+      tape, configuration throws(JKParseError) in
+      try build(tape, text: text, mayHoldBigIntegers: configuration.allowsBigIntegers)
     }
   }
 
   /// The root value of `tape`.
-  private static func build(_ tape: Tape, text: InputText) throws(JKParseError) -> JSONValue {
+  private static func build(
+    _ tape: Tape, text: InputText, mayHoldBigIntegers: Bool
+  ) throws(JKParseError) -> JSONValue {
     do {
-      return try JSONValueBuilder.value(at: 0, in: tape)
+      return try JSONValueBuilder.value(at: 0, in: tape, mayHoldBigIntegers: mayHoldBigIntegers)
     } catch {
       // The scan already rejects integers beyond 64 bits; this keeps the
       // answer an error, not a crash, should that ever change.
@@ -170,7 +173,7 @@ extension JSONValue {
   /// distinct key's `String` once.
   private static func scan<R>(
     _ text: InputText, options: JKParseOptions, maxDepth: Int,
-    _ body: (Tape) throws(JKParseError) -> R
+    _ body: (Tape, ScanConfiguration) throws(JKParseError) -> R
   ) throws(JKParseError) -> R {
     let pool = ScanContextPool.shared
     let context = pool.take()
@@ -182,6 +185,6 @@ extension JSONValue {
     } catch {
       throw text.relocated(error)
     }
-    return try body(Tape(context: context, input: text.utf8))
+    return try body(Tape(context: context, input: text.utf8), configuration)
   }
 }

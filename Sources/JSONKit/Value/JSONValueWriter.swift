@@ -27,18 +27,16 @@ struct JSONValueWriter {
   /// copying (and retaining) it out of an enum case.
   private struct Level {
     var elements: [JSONValue] = []
-    var members: [JSONObject.Element] = []
+    var members: [JSONObject.Member] = []
     /// When keys are sorted, the order to visit `members` in.
     var order: [Int]? = nil
     var isObject = false
     let count: Int
     /// The position of the next child to write.
-    var next = 1
-
-    /// The level outside the top-level value: it has no children.
-    static var root: Level { Level(count: 0, next: 0) }
+    var next = 0
 
     /// The position in `members` of the child at `position`.
+    @inline(__always)
     func memberIndex(_ position: Int) -> Int {
       order?[position] ?? position
     }
@@ -48,9 +46,10 @@ struct JSONValueWriter {
   /// The indentation level of the line the value starts on, when it is
   /// written inside other text (as `JKEncoder` writes a member's value).
   private let baseIndent: Int
-  /// The open containers around `current`, outermost (the root level) first.
-  private var parents: [Level] = []
-  private var current = Level.root
+  /// The open containers, outermost first. The innermost is changed in
+  /// place, never copied out and back: a copy retains and releases each of
+  /// its arrays.
+  private var levels: [Level] = []
   /// How many containers deep the deepest one written is.
   private var deepest = 0
 
@@ -132,80 +131,69 @@ struct JSONValueWriter {
   }
 
   private mutating func write(_ root: JSONValue, into writer: inout ByteWriter) throws {
-    var value = root
-    walk: while true {
-      // Write `value`; a non-empty container is opened and its first child
-      // becomes `value`.
-      switch value {
-      case .null:
-        writer.append("null")
-      case .bool(let bool):
-        writer.append(bool ? "true" : "false")
-      case .int(let integer):
-        writer.write(integer)
-      case .uint(let integer):
-        writer.write(integer)
-      case .double(let double):
-        try write(double, into: &writer)
-      case .string(let string):
-        writer.writeQuoted(string)
-      case .array(let elements):
-        if elements.isEmpty {
-          deepest = max(deepest, parents.count + 1)
-          writer.writeEmptyContainer(isObject: false, indentLevel: parents.count + baseIndent)
-        } else {
-          writer.openContainer(isObject: false)
-          open(Level(elements: elements, count: elements.count), into: &writer)
-          value = elements[0]
-          continue walk
-        }
-      case .object(let object):
-        if object.isEmpty {
-          deepest = max(deepest, parents.count + 1)
-          writer.writeEmptyContainer(isObject: true, indentLevel: parents.count + baseIndent)
-        } else {
-          writer.openContainer(isObject: true)
-          let order = writer.sortsKeys ? object.positionsSortedByKey() : nil
-          let level = Level(
-            members: object.members, order: order, isObject: true, count: object.count)
-          open(level, into: &writer)
-          let member = current.members[current.memberIndex(0)]
-          writer.writeKey(member.key)
-          value = member.value
-          continue walk
-        }
-      }
-
-      // `value` is complete: move to its next sibling, closing each container
-      // that has none left.
-      while true {
-        let position = current.next
-        if position < current.count {
-          current.next = position + 1
-          writer.beginMember(isFirst: false, indentLevel: parents.count + baseIndent)
-          if current.isObject {
-            let member = current.members[current.memberIndex(position)]
-            writer.writeKey(member.key)
-            value = member.value
-          } else {
-            value = current.elements[position]
-          }
-          continue walk
-        }
-        guard !parents.isEmpty else { return }
+    try writeValue(root, into: &writer)
+    while let top = levels.indices.last {
+      let position = levels[top].next
+      guard position < levels[top].count else {
         writer.closeContainer(
-          isObject: current.isObject, isEmpty: false, indentLevel: parents.count - 1 + baseIndent)
-        current = parents.removeLast()
+          isObject: levels[top].isObject, isEmpty: false, indentLevel: top + baseIndent)
+        levels.removeLast()
+        continue
       }
+      levels[top].next = position &+ 1
+      writer.beginMember(isFirst: position == 0, indentLevel: levels.count + baseIndent)
+      // The child is copied out before it is written: writing it may open
+      // a level, which must not happen while `levels` is being read.
+      let child: JSONValue
+      if levels[top].isObject {
+        let index = levels[top].memberIndex(position)
+        writer.writeKey(levels[top].members[index].key)
+        child = levels[top].members[index].value
+      } else {
+        child = levels[top].elements[position]
+      }
+      try writeValue(child, into: &writer)
     }
   }
 
-  /// Makes `level` the current container; its first child comes next.
-  private mutating func open(_ level: Level, into writer: inout ByteWriter) {
-    parents.append(current)
-    current = level
-    deepest = max(deepest, parents.count)
-    writer.beginMember(isFirst: true, indentLevel: parents.count + baseIndent)
+  /// Writes a scalar or an empty container whole, or opens a non-empty
+  /// container as the innermost level, whose children come next.
+  @inline(__always)
+  private mutating func writeValue(_ value: JSONValue, into writer: inout ByteWriter) throws {
+    switch value {
+    case .null:
+      writer.append("null")
+    case .bool(let bool):
+      writer.append(bool ? "true" : "false")
+    case .int(let integer):
+      writer.write(integer)
+    case .uint(let integer):
+      writer.write(integer)
+    case .double(let double):
+      try write(double, into: &writer)
+    case .string(let string):
+      writer.writeQuoted(string)
+    case .array(let elements):
+      if elements.isEmpty {
+        deepest = max(deepest, levels.count + 1)
+        writer.writeEmptyContainer(isObject: false, indentLevel: levels.count + baseIndent)
+      } else {
+        writer.openContainer(isObject: false)
+        levels.append(Level(elements: elements, count: elements.count))
+        deepest = max(deepest, levels.count)
+      }
+    case .object(let object):
+      if object.isEmpty {
+        deepest = max(deepest, levels.count + 1)
+        writer.writeEmptyContainer(isObject: true, indentLevel: levels.count + baseIndent)
+      } else {
+        writer.openContainer(isObject: true)
+        let order = writer.sortsKeys ? object.positionsSortedByKey() : nil
+        levels.append(
+          Level(members: object.members, order: order, isObject: true, count: object.count))
+        deepest = max(deepest, levels.count)
+      }
+    }
   }
 
   private func write(_ double: Double, into writer: inout ByteWriter) throws {
@@ -232,9 +220,7 @@ struct JSONValueWriter {
 
   /// The path to the value being written; made only to report an error.
   private var codingPath: [any CodingKey] {
-    // The root level holds no key: skip it.
-    guard !parents.isEmpty else { return [] }
-    return (parents.dropFirst() + [current]).map { level in
+    levels.map { level in
       let position = level.next - 1
       if level.isObject {
         return AnyCodingKey(stringValue: level.members[level.memberIndex(position)].key)

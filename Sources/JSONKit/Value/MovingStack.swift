@@ -1,0 +1,99 @@
+/// A stack whose top elements leave it by moving into their new home (an
+/// array, an object's members): no retain, release or copy per element, as
+/// popping one `Array` into another would pay.
+///
+/// Non-copyable, so that exactly one owner deinitializes what is left on it,
+/// which is what happens when building stops at an error.
+struct MovingStack<Element>: ~Copyable {
+  private var base: UnsafeMutablePointer<Element>
+  /// The number of elements on the stack.
+  private(set) var count = 0
+  private var capacity: Int
+
+  init(capacity: Int) {
+    self.capacity = max(capacity, 8)
+    base = UnsafeMutablePointer<Element>.allocate(capacity: self.capacity)
+  }
+
+  deinit {
+    base.deinitialize(count: count)
+    base.deallocate()
+  }
+
+  /// Puts `element` on top.
+  @inline(__always)
+  mutating func push(_ element: consuming Element) {
+    if count == capacity { grow() }
+    (base + count).initialize(to: element)
+    count &+= 1
+  }
+
+  /// Removes the top element and returns it. The stack must not be empty.
+  @inline(__always)
+  mutating func pop() -> Element {
+    count &-= 1
+    return (base + count).move()
+  }
+
+  /// The top element. The stack must not be empty.
+  @inline(__always)
+  var top: Element {
+    _read { yield base[count &- 1] }
+  }
+
+  /// Removes the top `n` elements (at least one), calling `body` with the
+  /// first of them, bottom-most first; `body` must move every one of them
+  /// out (or deinitialize it).
+  @inline(__always)
+  mutating func popMoving<R>(_ n: Int, _ body: (UnsafeMutablePointer<Element>) -> R) -> R {
+    count &-= n
+    return body(base + count)
+  }
+
+  /// The top `n` elements as an array, bottom-most first, removed from the
+  /// stack.
+  @inline(__always)
+  mutating func popArray(_ n: Int) -> [Element] {
+    popMoving(n) { [Element](MovedElements(from: $0, count: n)) }
+  }
+
+  @inline(never)
+  private mutating func grow() {
+    let newCapacity = capacity * 2
+    let newBase = UnsafeMutablePointer<Element>.allocate(capacity: newCapacity)
+    newBase.moveInitialize(from: base, count: count)
+    base.deallocate()
+    base = newBase
+    capacity = newCapacity
+  }
+}
+
+/// Elements moved out of memory one by one, as a sequence that knows its
+/// length.
+///
+/// `Array.init` fills an array from it with exactly `count` capacity
+/// through code specialized for `Element`, where
+/// `Array(unsafeUninitializedCapacity:)` allocates through an unspecialized
+/// runtime call that looks up the storage type's metadata every time: for
+/// the small arrays JSON is full of, that look-up cost more than the rest of
+/// making the array.
+struct MovedElements<Element>: Sequence, IteratorProtocol {
+  private var position: UnsafeMutablePointer<Element>
+  private let end: UnsafeMutablePointer<Element>
+
+  /// The `count` elements from `start` on, which the sequence moves out as
+  /// it is iterated: it must be iterated to its end exactly once.
+  init(from start: UnsafeMutablePointer<Element>, count: Int) {
+    position = start
+    end = start + count
+  }
+
+  var underestimatedCount: Int { end - position }
+
+  @inline(__always)
+  mutating func next() -> Element? {
+    guard position != end else { return nil }
+    defer { position += 1 }
+    return position.move()
+  }
+}
