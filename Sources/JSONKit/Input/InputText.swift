@@ -100,3 +100,13 @@ extension InputText {
     }
   }
 }
+
+extension InputText {
+  /// ``withText(_:_:wrap:_:)`` for callers whose error is ``JKParseError``.
+  static func withText<R>(
+    _ bytes: UnsafeRawBufferPointer, _ decompression: JKDecompression,
+    _ body: (InputText) throws(JKParseError) -> R
+  ) throws(JKParseError) -> R {
+    try withText(bytes, decompression, wrap: { $0 }, body)
+  }
+}

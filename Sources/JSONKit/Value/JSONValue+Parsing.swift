@@ -130,7 +130,7 @@ extension JSONValue {
     _ buffer: UnsafeRawBufferPointer, options: JKParseOptions = [], maxDepth: Int = 512,
     decompression: JKDecompression = .gzip
   ) throws(JKParseError) {
-    try InputText.withText(buffer, decompression, wrap: { $0 }) { text throws(JKParseError) in
+    try InputText.withText(buffer, decompression) { text throws(JKParseError) in
       try scan(text, options: options, maxDepth: maxDepth) { _, _ in }
     }
   }
@@ -139,7 +139,7 @@ extension JSONValue {
     _ bytes: UnsafeRawBufferPointer, options: JKParseOptions, maxDepth: Int,
     decompression: JKDecompression
   ) throws(JKParseError) -> JSONValue {
-    try InputText.withText(bytes, decompression, wrap: { $0 }) { text throws(JKParseError) in
+    try InputText.withText(bytes, decompression) { text throws(JKParseError) in
       try parse(text, options: options, maxDepth: maxDepth)
     }
   }
