@@ -203,11 +203,7 @@ extension Scanner {
       guard position < end else { throw unterminatedString(quote) }
       let byte = base[position]
       if byte == UInt8(ascii: "'") {
-        let length = state.arena.count - start - 8
-        UnsafeMutableRawPointer(state.arena.base + start).storeBytes(
-          of: UInt64(length), as: UInt64.self)
-        index = position + 1
-        return StringSpan(start: start, length: length, inArena: true)
+        return finishArenaString(start: start, closingQuoteAt: position)
       }
       if byte == UInt8(ascii: "\\") {
         position = try decodeEscape(at: position)

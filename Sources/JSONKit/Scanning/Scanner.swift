@@ -485,11 +485,7 @@ struct Scanner {
       guard position < end else { throw unterminatedString(quote) }
       let byte = base[position]
       if byte == UInt8(ascii: "\"") {
-        let length = state.arena.count - start - 8
-        UnsafeMutableRawPointer(state.arena.base + start).storeBytes(
-          of: UInt64(length), as: UInt64.self)
-        index = position + 1
-        return StringSpan(start: start, length: length, inArena: true)
+        return finishArenaString(start: start, closingQuoteAt: position)
       }
       if byte == UInt8(ascii: "\\") {
         position = try decodeEscape(at: position)
@@ -602,6 +598,18 @@ struct Scanner {
       unit = unit << 4 | UInt16(digit)
     }
     return unit
+  }
+
+  /// Ends a string unescaped into the arena from `start`: stores its
+  /// length in the entry's 8-byte header and leaves `index` after the
+  /// closing quote at `position`.
+  @inline(__always)
+  mutating func finishArenaString(start: Int, closingQuoteAt position: Int) -> StringSpan {
+    let length = state.arena.count - start - 8
+    UnsafeMutableRawPointer(state.arena.base + start).storeBytes(
+      of: UInt64(length), as: UInt64.self)
+    index = position + 1
+    return StringSpan(start: start, length: length, inArena: true)
   }
 
   @inline(__always)
