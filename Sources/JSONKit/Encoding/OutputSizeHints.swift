@@ -12,7 +12,11 @@ import Foundation
 final class OutputSizeHints: @unchecked Sendable {
   // Unchecked: `slots` is only touched with `lock` held.
   private let lock = NSLock()
-  private var slots = [Slot](repeating: Slot(type: nil, isPretty: false, size: 0), count: 64)
+  private var slots = [Slot](
+    repeating: Slot(type: nil, isPretty: false, size: 0), count: slotCount)
+  /// A power of two, and a constant, so that a slot's index is worked out
+  /// without reading `slots` outside the lock.
+  private static let slotCount = 64
 
   private struct Slot {
     let type: ObjectIdentifier?
@@ -30,7 +34,7 @@ final class OutputSizeHints: @unchecked Sendable {
     // Metadata addresses are aligned, so their low bits say little.
     let bits = UInt(bitPattern: type)
     let mixed = (bits >> 4) ^ (bits >> 10) ^ (isPretty ? 1 : 0)
-    return Int(mixed & UInt(slots.count - 1))
+    return Int(mixed & UInt(Self.slotCount - 1))
   }
 
   /// The capacity to reserve for encoding a value of `type`.
