@@ -25,6 +25,7 @@ import Foundation
 //   holding Infinity or NaN, does not write at all.
 
 let fuzzTargetUsesModels = false
+let fuzzTargetSeedsGzip = false
 
 private let decoder: JKDecoder = {
   let decoder = JKDecoder()

@@ -23,6 +23,7 @@ import JSONKit
 //   read there).
 
 let fuzzTargetUsesModels = false
+let fuzzTargetSeedsGzip = false
 
 /// What a stream delivered, and how it ended.
 private struct Outcome {

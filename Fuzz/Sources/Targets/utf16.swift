@@ -24,6 +24,7 @@ import Foundation
 //   value, and validation agrees with parsing.
 
 let fuzzTargetUsesModels = false
+let fuzzTargetSeedsGzip = false
 
 private let encodings: [(encoding: InputEncoding, mark: [UInt8])] = [
   (.utf16LittleEndian, [0xFF, 0xFE]), (.utf16BigEndian, [0xFE, 0xFF]),
