@@ -53,6 +53,13 @@ public func fuzzJSON5(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
   let document =
     form == 2 ? Array(String(decoding: input.document, as: UTF8.self).utf8) : input.bytes
 
+  // The checks below read the bytes as UTF-8 text; bytes that parsing
+  // would inflate or transcode are the gzip and utf16 targets' to read.
+  if document.starts(with: [0x1F, 0x8B])
+    || document.withUnsafeBytes({ InputEncoding.detect($0).encoding }) != .utf8
+  {
+    return 0
+  }
   let parsed = Result { () throws(JKParseError) -> JSONValue in
     switch form {
     case 0: return try JSONValue(parsing: input.bytes, options: options)

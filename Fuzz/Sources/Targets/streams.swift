@@ -183,7 +183,14 @@ private func checkLines(_ outcome: Outcome, bytes: [UInt8], options: JKParseOpti
     let lineEnd = bytes[lineStart...].firstIndex(of: 0x0A) ?? bytes.count
     let text = Array(bytes[lineStart..<lineEnd])
     do {
-      expected.values.append(try JSONValue(parsing: text, options: options))
+      // A record is UTF-8 text, never gzip or UTF-16, so each line is
+      // parsed as the readers parse it.
+      let value = try text.withUnsafeBytes { bytes in
+        Result { () throws(JKParseError) in
+          try JSONValue(parsingUTF8: bytes, options: options, maxDepth: 512)
+        }
+      }.get()
+      expected.values.append(value)
     } catch {
       if error.kind != .emptyInput {
         expected.error = error
