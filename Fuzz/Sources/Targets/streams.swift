@@ -182,15 +182,15 @@ private func checkLines(_ outcome: Outcome, bytes: [UInt8], options: JKParseOpti
   while lineStart < bytes.count {
     let lineEnd = bytes[lineStart...].firstIndex(of: 0x0A) ?? bytes.count
     let text = Array(bytes[lineStart..<lineEnd])
+    // A record is UTF-8 text, never gzip or UTF-16, so each line is
+    // parsed as the readers parse it.
+    let parsed = text.withUnsafeBytes { bytes in
+      Result { () throws(JKParseError) in
+        try JSONValue(parsingUTF8: bytes, options: options, maxDepth: 512)
+      }
+    }
     do {
-      // A record is UTF-8 text, never gzip or UTF-16, so each line is
-      // parsed as the readers parse it.
-      let value = try text.withUnsafeBytes { bytes in
-        Result { () throws(JKParseError) in
-          try JSONValue(parsingUTF8: bytes, options: options, maxDepth: 512)
-        }
-      }.get()
-      expected.values.append(value)
+      expected.values.append(try parsed.get())
     } catch {
       if error.kind != .emptyInput {
         expected.error = error
