@@ -179,7 +179,7 @@ private func checkLines(_ outcome: Outcome, bytes: [UInt8], options: JKParseOpti
   var expected = Outcome()
   var lineStart = 0
   var line = 1
-  while lineStart < bytes.count {
+  lines: while lineStart < bytes.count {
     let lineEnd = bytes[lineStart...].firstIndex(of: 0x0A) ?? bytes.count
     let text = Array(bytes[lineStart..<lineEnd])
     // A record is UTF-8 text, never gzip or UTF-16, so each line is
@@ -189,12 +189,13 @@ private func checkLines(_ outcome: Outcome, bytes: [UInt8], options: JKParseOpti
         try JSONValue(parsingUTF8: bytes, options: options, maxDepth: 512)
       }
     }
-    do {
-      expected.values.append(try parsed.get())
-    } catch {
+    switch parsed {
+    case .success(let value):
+      expected.values.append(value)
+    case .failure(let error):
       if error.kind != .emptyInput {
         expected.error = error
-        break
+        break lines
       }
     }
     lineStart = lineEnd + 1
