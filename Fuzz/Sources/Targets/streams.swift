@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import JSONKit
+@testable import JSONKit
 
 // Reading streams: JSON Lines and the elements of one top-level array.
 //
