@@ -32,15 +32,6 @@ enum GzipReader {
     return try withInflated(bytes, decompression, wrap: wrap, body)
   }
 
-  /// ``withInput(_:_:wrap:_:)`` for readers that throw ``JKParseError`` itself.
-  @inline(__always)
-  static func withInput<R>(
-    _ bytes: UnsafeRawBufferPointer, _ decompression: JKDecompression,
-    _ body: (UnsafeRawBufferPointer) throws(JKParseError) -> R
-  ) throws(JKParseError) -> R {
-    try withInput(bytes, decompression, wrap: { $0 }, body)
-  }
-
   @inline(never)
   private static func withInflated<R, E: Error>(
     _ bytes: UnsafeRawBufferPointer, _ decompression: JKDecompression,

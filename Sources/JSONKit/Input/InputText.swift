@@ -99,9 +99,7 @@ extension InputText {
       try withUTF8(bytes, body)
     }
   }
-}
 
-extension InputText {
   /// ``withText(_:_:wrap:_:)`` for callers whose error is ``JKParseError``.
   static func withText<R>(
     _ bytes: UnsafeRawBufferPointer, _ decompression: JKDecompression,
