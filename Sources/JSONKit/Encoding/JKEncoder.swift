@@ -181,7 +181,7 @@ public final class JKEncoder: @unchecked Sendable {
     try encode(value, configuration: C.encodingConfiguration)
   }
 
-  private func encodeIntoWriter<T: Encodable>(_ value: T) throws -> ByteWriter {
+  func encodeIntoWriter<T: Encodable>(_ value: T) throws -> ByteWriter {
     try encodeIntoWriter(value) { encoder in
       try encoder.session.encode(value, into: encoder.slot)
     }
