@@ -69,14 +69,15 @@ struct ErrorsAndWhereTheyPointArticleTests {
     // path == ["items", "1", "price"]
 
     #expect(path == ["items", "1", "price"])
-    var foundationPath: [String] = []
-    do {
-      _ = try JSONDecoder().decode(
+    let foundation = #expect(throws: DecodingError.self) {
+      try JSONDecoder().decode(
         Order.self, from: Data(#"{"items": [{"price": 1}, {"price": "2"}]}"#.utf8))
-    } catch DecodingError.typeMismatch(_, let context) {
-      foundationPath = context.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }
     }
-    #expect(foundationPath == path)
+    guard case .typeMismatch(_, let context)? = foundation else {
+      Issue.record("Foundation threw \(String(describing: foundation))")
+      return
+    }
+    #expect(context.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue } == path)
   }
 
   @Test("Encoding NaN without a strategy throws at the value's coding path, as Foundation does")
