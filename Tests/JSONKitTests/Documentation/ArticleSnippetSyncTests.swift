@@ -20,6 +20,7 @@ struct ArticleSnippetSyncTests {
       }
     }
     #expect(checked >= 20)
+    #expect(try ArticleSnippets.articles().contains("Extensions/JKDecoder.md"))
   }
 
   @Test("Only the Hummingbird and Vapor article has blocks compiled elsewhere, each marked")
@@ -40,7 +41,9 @@ struct ArticleSnippetSyncTests {
       let blocks = ArticleSnippets.blocks(
         in: try ArticleSnippets.text(of: article), article: article)
       guard blocks.contains(where: { !$0.isSkipped }) else { continue }
-      let name = article.replacingOccurrences(of: ".md", with: "ArticleTests.swift")
+      let name =
+        URL(fileURLWithPath: article).deletingPathExtension().lastPathComponent
+        + "ArticleTests.swift"
       #expect(sources[name] != nil, "\(article) has Swift code but no \(name)")
     }
   }

@@ -34,9 +34,10 @@ struct ArticleSnippets {
   /// This folder, whose sources hold the copies.
   static let testsFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
 
-  /// The catalog's articles (the landing page included), by file name.
+  /// The catalog's Markdown files (the landing page and the symbols' extension
+  /// pages included), by path inside the catalog.
   static func articles() throws -> [String] {
-    try FileManager.default.contentsOfDirectory(atPath: catalog.path)
+    try FileManager.default.subpathsOfDirectory(atPath: catalog.path)
       .filter { $0.hasSuffix(".md") }.sorted()
   }
 
