@@ -52,6 +52,7 @@ extension JKDecoder {
   /// cache serves every record.
   ///
   /// - Parameters:
+  ///   - type: the type of each record.
   ///   - chunks: the text in chunks: `[UInt8]`, `Data`, `ArraySlice<UInt8>`…
   ///   - maxRecordSize: the longest line accepted, in bytes (default 64 MiB);
   ///     a longer one is an error rather than unbounded memory.
@@ -94,6 +95,7 @@ extension JKDecoder {
   /// array, not inside it.
   ///
   /// - Parameters:
+  ///   - type: the type of each element.
   ///   - chunks: the text in chunks: `[UInt8]`, `Data`, `ArraySlice<UInt8>`…
   ///   - maxRecordSize: the longest element accepted, in bytes (default
   ///     64 MiB); a longer one is an error rather than unbounded memory.

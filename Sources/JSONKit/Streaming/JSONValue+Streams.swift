@@ -11,8 +11,11 @@ extension JSONValue {
   /// without it; lines holding only whitespace are skipped; each other line
   /// must hold exactly one value, read with `options` and `maxDepth`.
   ///
-  /// - Parameter maxRecordSize: the longest line accepted, in bytes
-  ///   (default 64 MiB).
+  /// - Parameters:
+  ///   - chunks: the text in chunks: `[UInt8]`, `Data`, `ArraySlice<UInt8>`…
+  ///   - options: the extensions to strict JSON accepted in each line.
+  ///   - maxDepth: the deepest nesting accepted in one line.
+  ///   - maxRecordSize: the longest line accepted, in bytes (default 64 MiB).
   /// - Returns: the values. They throw ``JKParseError`` (line, column and
   ///   byte offset counting from the start of the stream) for the first bad
   ///   line, `CancellationError` if the task is cancelled, and whatever
@@ -51,8 +54,11 @@ extension JSONValue {
   /// array included, is an error. `.permitTextAfterValidJSON` applies after
   /// the array, not inside it.
   ///
-  /// - Parameter maxRecordSize: the longest element accepted, in bytes
-  ///   (default 64 MiB).
+  /// - Parameters:
+  ///   - chunks: the text in chunks: `[UInt8]`, `Data`, `ArraySlice<UInt8>`…
+  ///   - options: the extensions to strict JSON accepted in the stream.
+  ///   - maxDepth: the deepest nesting accepted, counting the array itself.
+  ///   - maxRecordSize: the longest element accepted, in bytes (default 64 MiB).
   /// - Returns: the elements. They throw ``JKParseError`` (line, column and
   ///   byte offset counting from the start of the stream, the message
   ///   naming the element), `CancellationError` if the task is cancelled,

@@ -16,7 +16,7 @@ public enum JKSerialization {
   /// first unless `decompression` says otherwise.
   ///
   /// `data` may be UTF-8, UTF-16 or UTF-32, as for
-  /// ``JSONValue/init(parsing:options:maxDepth:)-(Data,_,_)``: the
+  /// ``JSONValue/init(parsing:options:maxDepth:decompression:)-(Data,_,_,_)``: the
   /// encoding is told apart as `JSONDecoder` tells it. `JSONSerialization`
   /// differs in two cases that are not JSON in the encoding `JSONDecoder`
   /// sees: it reads three bytes holding a zero byte as UTF-16, and
