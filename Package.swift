@@ -19,6 +19,8 @@ let package = Package(
     .target(name: "JSONKit", dependencies: ["CZlib"]),
     .target(name: "JSONKitCorpus"),
     .executableTarget(name: "jsonkit", dependencies: ["JSONKit", "JSONKitCorpus"]),
-    .testTarget(name: "JSONKitTests", dependencies: ["JSONKit", "JSONKitCorpus"]),
+    // The tool is a dependency so that its chart drawing can be tested
+    // directly; the tests also run it as a subprocess.
+    .testTarget(name: "JSONKitTests", dependencies: ["JSONKit", "JSONKitCorpus", "jsonkit"]),
   ]
 )

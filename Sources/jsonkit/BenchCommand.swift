@@ -19,20 +19,30 @@ enum BenchCommand {
       Without FILE, the corpora in Benchmarks/Data are measured, found from
       the current directory or the nearest parent that has them.
 
-      Each measurement is the median of several timed runs after a warm-up.
-      MB/s counts input bytes for parse and decode, output bytes for write
-      and encode (1 MB = 10^6 bytes). JK/F is Foundation's time divided by
-      JSONKit's: above 1, JSONKit is faster. Build with -c release for
+      JSONKit and Foundation take turns: each round times one run of each,
+      after a warm-up, so that a busy spell of the machine slows both alike;
+      each figure is the median of its rounds. MB/s counts input bytes for
+      parse and decode, output bytes for write and encode (1 MB = 10^6
+      bytes). JK/F is Foundation's time divided by JSONKit's: above 1,
+      JSONKit is faster. On a machine busy with other work, --cpu-time
+      counts only the time the work had a core. Build with -c release for
       numbers that mean anything:
 
-        swift run -c release jsonkit bench
+        swift run -c release jsonkit bench --chart speed.svg
+
+      --chart draws the run as a bar chart: decode and encode throughput
+      for each file with Codable models (parse and write for any other),
+      each bar labelled with its MB/s and its speed relative to Foundation,
+      under the date, the machine and the command.
       """,
     groups: [
       OptionGroup(
         title: "BENCH OPTIONS",
         options: [
-          .valued("--iterations", "N", "Time exactly N runs (default: 5 to 25, ~0.25 s)."),
+          .valued("--iterations", "N", "Time exactly N rounds (default: 5 to 25, ~0.25 s a side)."),
           .valued("--warmup", "N", "Run N times untimed first (default 1)."),
+          .flag("--cpu-time", "Time with the thread's CPU clock, not the wall clock."),
+          .valued("--chart", "FILE", "Also draw the results as an SVG bar chart in FILE."),
         ])
     ],
     run: run)
@@ -43,7 +53,7 @@ enum BenchCommand {
       guard let count = Int(text), count > 0 else {
         throw .usage("--iterations needs a positive whole number, not '\(text)'")
       }
-      stopwatch.iterations = count
+      stopwatch.rounds = count
     }
     if let text = arguments.value(of: "--warmup") {
       guard let count = Int(text), count >= 0 else {
@@ -51,21 +61,27 @@ enum BenchCommand {
       }
       stopwatch.warmUps = count
     }
+    stopwatch.cpuTime = arguments.has("--cpu-time")
+    let chartPath = arguments.value(of: "--chart")
+    if let chartPath { try checkDirectory(of: chartPath) }
     // Everything is read first, so that a missing file stops the run before
     // any time is spent measuring; regular files are mapped, not copied.
     let inputs = try inputs(arguments.operands).map { (input) throws(ToolError) in
       (input, try input.read())
     }
-    let runs =
-      switch stopwatch.iterations {
-      case 1: "1 timed run"
-      case let count?: "median of \(count) timed runs"
-      case nil: "median of \(Stopwatch.minimumRuns) to \(Stopwatch.maximumRuns) timed runs"
+    let rounds =
+      switch stopwatch.rounds {
+      case 1: "1 timed round"
+      case let count?: "median of \(count) interleaved rounds"
+      case nil:
+        "median of \(Stopwatch.minimumRounds) to \(Stopwatch.maximumRounds) interleaved rounds"
       }
     let warmUps = stopwatch.warmUps == 1 ? "1 warm-up" : "\(stopwatch.warmUps) warm-ups"
+    let clock = stopwatch.cpuTime ? "thread CPU time" : "wall-clock time"
+    let method = "\(rounds) after \(warmUps), \(clock)"
     Console.write(
       """
-      jsonkit \(Tool.version) bench: \(runs) after \(warmUps)
+      jsonkit \(Tool.version) bench: \(method)
       parse, write: JSONValue vs JSONSerialization
       decode, encode: JKDecoder, JKEncoder vs JSONDecoder, JSONEncoder
       \(buildNote)
@@ -77,7 +93,41 @@ enum BenchCommand {
       bench.run(input, data)
     }
     Console.write(bench.table.summary)
+    if let chartPath {
+      let chart = bench.chart(method: method, command: commandLine)
+      try write(BenchChartSVG(chart: chart).document, to: chartPath)
+      Console.write("\nChart: \(chartPath)\n")
+    }
     return bench.status
+  }
+
+  /// Stops before measuring when the chart could not be written afterwards.
+  private static func checkDirectory(of path: String) throws(ToolError) {
+    let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory),
+      isDirectory.boolValue
+    else {
+      throw .system("cannot write '\(path)': no directory '\(directory)'")
+    }
+  }
+
+  private static func write(_ text: String, to path: String) throws(ToolError) {
+    do {
+      try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+    } catch {
+      throw .system("cannot write '\(path)': \(error.localizedDescription)")
+    }
+  }
+
+  /// The command as typed, for the chart: quoted where a shell would need it.
+  private static var commandLine: String {
+    let words = ["jsonkit"] + CommandLine.arguments.dropFirst()
+    return words.map { word in
+      let plain =
+        !word.isEmpty && word.allSatisfy { $0.isLetter || $0.isNumber || "-_./=:,+@".contains($0) }
+      return plain ? word : "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }.joined(separator: " ")
   }
 
   /// A warning when the numbers come from an unoptimized build.
@@ -109,6 +159,21 @@ private struct Bench {
   var status = ExitStatus.success
   /// Why measurements failed, printed after the table row that shows them.
   var failures: [String] = []
+  /// Every row measured so far, for the chart.
+  var rows: [Row] = []
+  /// The file being measured, with its size.
+  private var file = ""
+
+  /// One task on one file: JSONKit's cell and Foundation's.
+  struct Row {
+    var file: String
+    var task: String
+    var jsonKit: BenchTable.Cell
+    var foundation: BenchTable.Cell
+  }
+
+  /// The coders as the chart names them, in the order they are measured.
+  static let coders = ["JSONKit", "Foundation"]
 
   init(stopwatch: Stopwatch) {
     self.stopwatch = stopwatch
@@ -128,7 +193,10 @@ private struct Bench {
     let name =
       input.isStandardInput
       ? input.displayName : URL(fileURLWithPath: input.operand).lastPathComponent
-    Console.write(BenchTable.fileLine(name, size: data.count))
+    let heading = BenchTable.fileLine(name, size: data.count)
+    Console.write(heading)
+    // The chart names the file as the table does.
+    file = heading.trimmingCharacters(in: .newlines)
     untyped(name, data)
     switch Corpus.allCases.first(where: { $0.typed && $0.fileName == name }) {
     case .twitter:
@@ -227,33 +295,97 @@ private struct Bench {
 
   /// Times both sides of one task and prints its row.
   private mutating func measure(
-    _ name: String, _ task: String, jsonKit: () throws -> Int, foundation: () throws -> Int
+    _ name: String, _ task: String, jsonKit: @escaping () throws -> Int,
+    foundation: @escaping () throws -> Int
   ) {
-    let cells = ProgressLine.during("measuring \(name): \(task)") {
-      (cell("JSONKit", name, task, jsonKit), cell("Foundation", name, task, foundation))
+    let readings = ProgressLine.during("measuring \(name): \(task)") {
+      stopwatch.measure([jsonKit, foundation])
     }
-    Console.write(table.row(task, jsonKit: cells.0, foundation: cells.1))
+    let cells = zip(Self.coders, readings).map { side, reading in
+      cell(side, name, task, reading)
+    }
+    Console.write(table.row(task, jsonKit: cells[0], foundation: cells[1]))
     for failure in failures {
       Console.writeError(failure)
     }
     failures.removeAll()
+    rows.append(Row(file: file, task: task, jsonKit: cells[0], foundation: cells[1]))
   }
 
   private mutating func cell(
-    _ side: String, _ name: String, _ task: String, _ body: () throws -> Int
+    _ side: String, _ name: String, _ task: String,
+    _ reading: Result<Stopwatch.Reading, any Error>
   ) -> BenchTable.Cell {
-    do {
-      let (median, bytes) = try stopwatch.measure(body)
-      return .measured(median: median, bytes: bytes)
-    } catch BenchFailure.noInput {
+    switch reading {
+    case .success(let reading):
+      return .measured(median: reading.median, bytes: reading.bytes)
+    case .failure(BenchFailure.noInput):
       // The task before already reported why there is nothing to work on.
       status = max(status, .invalidInput)
       return .failed
-    } catch {
+    case .failure(let error):
       status = max(status, .invalidInput)
       failures.append("jsonkit bench: \(name): \(task) with \(side) failed: \(error)\n")
       return .failed
     }
+  }
+
+  /// The run as a chart: Codable decode and encode for each file that has a
+  /// model, parse and write for the others, which is all those were measured on.
+  func chart(method: String, command: String) -> BenchChart {
+    let formatter = DateFormatter()
+    formatter.locale = Locale(identifier: "en_US_POSIX")
+    formatter.timeZone = TimeZone(identifier: "UTC")
+    formatter.dateFormat = "yyyy-MM-dd HH:mm 'UTC'"
+    var build = ""
+    #if DEBUG
+      build = " (a debug build: its figures mean little)"
+    #endif
+    var groups: [BenchChart.Group] = []
+    var files: [String] = []
+    for row in rows where !files.contains(row.file) {
+      files.append(row.file)
+    }
+    for file in files {
+      let measured = rows.filter { $0.file == file }
+      let typed = measured.contains { $0.task == "decode" }
+      let shown = typed ? ["decode", "encode"] : ["parse", "write"]
+      let tasks = measured.filter { shown.contains($0.task) }.compactMap(Self.task)
+      if !tasks.isEmpty { groups.append(BenchChart.Group(title: file, tasks: tasks)) }
+    }
+    let tasks = Set(groups.flatMap { $0.tasks.map(\.name) })
+    var what: [String] = []
+    if tasks.contains("decode") || tasks.contains("encode") {
+      what.append("decode, encode: JKDecoder, JKEncoder vs JSONDecoder, JSONEncoder, Codable model")
+    }
+    if tasks.contains("parse") || tasks.contains("write") {
+      what.append("parse, write: JSONValue vs JSONSerialization")
+    }
+    return BenchChart(
+      title: "JSONKit and Foundation: throughput in MB/s, longer is faster",
+      notes: [
+        "\(formatter.string(from: Date())) · \(Machine.summary)",
+        "\(command)\(build)",
+        (what + [method]).joined(separator: " · "),
+      ],
+      coders: Self.coders, baseline: "Foundation", groups: groups)
+  }
+
+  /// A row's bars: each side that was measured, with its speed relative to Foundation.
+  private static func task(_ result: Row) -> BenchChart.Task? {
+    func time(_ cell: BenchTable.Cell) -> Duration? {
+      if case .measured(let median, _) = cell, median > .zero { return median }
+      return nil
+    }
+    let baseline = time(result.foundation)
+    let bars = zip(coders, [result.jsonKit, result.foundation]).compactMap {
+      coder, cell -> BenchChart.Bar? in
+      guard case .measured(let median, let bytes) = cell, let own = time(cell) else { return nil }
+      return BenchChart.Bar(
+        coder: coder, megabytesPerSecond: Double(bytes) / median.seconds / 1e6,
+        speedup: baseline.map { $0 / own })
+    }
+    return bars.isEmpty ? nil : BenchChart.Task(name: result.task, bars: bars)
   }
 }
 

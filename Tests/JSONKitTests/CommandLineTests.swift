@@ -600,6 +600,13 @@
 
     // MARK: - bench
 
+    /// A twitter.json that the corpus's model decodes: a search with no results.
+    private static let emptySearch = """
+      {"statuses": [], "search_metadata": {"completed_in": 0.5, "max_id": 2,
+      "max_id_str": "2", "next_results": "?max_id=1", "query": "q", "refresh_url": "?q",
+      "count": 1, "since_id": 0, "since_id_str": "0"}}
+      """
+
     @Test func benchMeasuresAGivenFile() throws {
       let directory = try TemporaryDirectory()
       defer { directory.remove() }
@@ -619,12 +626,7 @@
     @Test func benchDecodesAndEncodesATypedCorpusByItsName() throws {
       let directory = try TemporaryDirectory()
       defer { directory.remove() }
-      try directory.write(
-        """
-        {"statuses": [], "search_metadata": {"completed_in": 0.5, "max_id": 2,
-        "max_id_str": "2", "next_results": "?max_id=1", "query": "q", "refresh_url": "?q",
-        "count": 1, "since_id": 0, "since_id_str": "0"}}
-        """, to: "twitter.json")
+      try directory.write(Self.emptySearch, to: "twitter.json")
       let run = try JSONKitTool.run(
         ["bench", "--iterations", "1", "--warmup", "0", "twitter.json"], in: directory.url)
       #expect(run.status == 0, "\(run.error)")
@@ -632,6 +634,55 @@
         #expect(run.output.contains("\n  \(task) "), "\(task)")
       }
       #expect(!run.output.contains("failed"))
+    }
+
+    @Test func benchDrawsTheRunItMadeAsAChart() throws {
+      let directory = try TemporaryDirectory()
+      defer { directory.remove() }
+      try directory.write(Self.emptySearch, to: "twitter.json")
+      try directory.write("[1, 2, 3]", to: "tiny & small.json")
+      let run = try JSONKitTool.run(
+        [
+          "bench", "--iterations", "1", "--warmup", "0", "--chart", "chart.svg",
+          "twitter.json", "tiny & small.json",
+        ],
+        in: directory.url)
+      #expect(run.status == 0, "\(run.error)")
+      #expect(run.output.hasSuffix("Chart: chart.svg\n"))
+      let svg = try String(
+        contentsOf: directory.url.appendingPathComponent("chart.svg"), encoding: .utf8)
+      #expect(svg.hasPrefix("<?xml "))
+      // Decode and encode for the file with a model, parse and write for the
+      // other, each for JSONKit and Foundation.
+      #expect(svg.components(separatedBy: "<rect class=\"bar\"").count - 1 == 8)
+      #expect(svg.contains(">twitter.json (") && svg.contains(">tiny &amp; small.json ("))
+      #expect(svg.contains("jsonkit bench --iterations 1 --warmup 0 --chart chart.svg"))
+      #expect(svg.contains("&apos;tiny &amp; small.json&apos;"))
+      #expect(svg.contains(" cores, ") || svg.contains(" core, "))
+    }
+
+    @Test func benchSaysWhichClockItTimesWith() throws {
+      let directory = try TemporaryDirectory()
+      defer { directory.remove() }
+      try directory.write("[1]", to: "tiny.json")
+      let arguments = ["bench", "--iterations", "1", "--warmup", "0", "tiny.json"]
+      let wall = try JSONKitTool.run(arguments, in: directory.url)
+      #expect(wall.status == 0)
+      #expect(wall.output.hasPrefix("jsonkit ") && wall.output.contains(", wall-clock time\n"))
+      let cpu = try JSONKitTool.run(arguments + ["--cpu-time"], in: directory.url)
+      #expect(cpu.status == 0)
+      #expect(cpu.output.contains(", thread CPU time\n"))
+    }
+
+    @Test func benchChecksWhereTheChartGoesBeforeMeasuring() throws {
+      let directory = try TemporaryDirectory()
+      defer { directory.remove() }
+      try directory.write("[1]", to: "tiny.json")
+      let run = try JSONKitTool.run(
+        ["bench", "--chart", "missing/chart.svg", "tiny.json"], in: directory.url)
+      #expect(run.status == 2)
+      #expect(run.error.hasPrefix("jsonkit bench: cannot write 'missing/chart.svg'"))
+      #expect(!run.output.contains("tiny.json ("))
     }
 
     @Test func benchReportsAnInvalidFileAndGoesOn() throws {
