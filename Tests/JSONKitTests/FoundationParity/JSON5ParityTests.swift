@@ -40,7 +40,9 @@ extension FoundationParityTests {
     let jsonKit = JKDecoder()
     jsonKit.allowsJSON5 = json5
     jsonKit.assumesTopLevelDictionary = topLevel
-    let theirs = DecodeParityOutcome { try foundation.decode(type, from: Data(json)) }
+    let theirs = DecodeParityOutcome {
+      try foundation.decode(type, from: FoundationInput.data(json))
+    }
     let ours = DecodeParityOutcome { try jsonKit.decode(type, from: Data(json)) }
     let text = String(decoding: json, as: UTF8.self).debugDescription
     #expect(theirs == ours, "\(text) as \(T.self)", sourceLocation: sourceLocation)
@@ -85,7 +87,7 @@ extension FoundationParityTests {
     jsonKit.assumesTopLevelDictionary = topLevel
     let text = String(decoding: json, as: UTF8.self).debugDescription
     #expect(throws: (any Error).self, "\(text) as \(T.self)", sourceLocation: sourceLocation) {
-      try foundation.decode(type, from: Data(json))
+      try foundation.decode(type, from: FoundationInput.data(json))
     }
     #expect(throws: DecodingError.self, "\(text) as \(T.self)", sourceLocation: sourceLocation) {
       try jsonKit.decode(type, from: Data(json))
@@ -397,7 +399,9 @@ extension FoundationParityTests {
       }
     }
     // JSONKit's rule for integer literals beyond 64 bits holds with a `+` too.
-    #expect(try foundation.decode(Double.self, from: Data("+18446744073709551616".utf8)) == 0x1p64)
+    #expect(
+      try foundation.decode(Double.self, from: FoundationInput.data("+18446744073709551616".utf8))
+        == 0x1p64)
     #expect(throws: DecodingError.self) {
       try decoder.decode(Double.self, from: Data("+18446744073709551616".utf8))
     }
