@@ -274,14 +274,16 @@ struct HostileInputTests {
     let (bytes, records) = Records.document(size: Self.largeDocumentSize)
     let size = bytes.count
     let measured = SanitizerScale.current == 1
-    // Other tests run alongside this one and allocate too.
+    // Other tests run alongside this one and allocate too (up to about
+    // 80 MB at once has been seen). What stays behind is still far below
+    // the tape's 2.8 times the input that a kept tape would hold.
     let slack = 64 << 20
 
     var base = ResidentMemory.resetPeak()
     try JSONValue.validate(bytes)
     if measured {
       #expect(ResidentMemory.peak - base < 4 * size + slack)
-      #expect(ResidentMemory.current - base < size / 4 + slack / 2)
+      #expect(ResidentMemory.current - base < size / 4 + slack)
     }
 
     base = ResidentMemory.resetPeak()
@@ -292,7 +294,7 @@ struct HostileInputTests {
     }
     if measured {
       #expect(ResidentMemory.peak - base < 6 * size + slack)
-      #expect(ResidentMemory.current - base < size / 4 + slack / 2)
+      #expect(ResidentMemory.current - base < size / 4 + slack)
     }
 
     base = ResidentMemory.resetPeak()
@@ -305,7 +307,7 @@ struct HostileInputTests {
     }
     if measured {
       #expect(ResidentMemory.peak - base < 5 * size + slack)
-      #expect(ResidentMemory.current - base < size / 4 + slack / 2)
+      #expect(ResidentMemory.current - base < size / 4 + slack)
     }
   }
 
