@@ -231,16 +231,26 @@ final class DecodingSession {
     ObjectMembers(of: object, in: entries)
   }
 
-  /// Readies lookups by coding keys of type `keyType` in the object at
-  /// `object`, and says whether they must find the last of members with
-  /// equal names: when it has duplicate keys, or keys that the key strategy
-  /// converts to one name (`a_b` and `aB`).
+  /// A keyed container by `Key` over the object of `decoder`, made by the
+  /// maker kept for `Key` (see ``KeyTypes``).
   @inline(__always)
-  func beginLookups(inObject object: Int, keyType: ObjectIdentifier) -> Bool {
+  func keyedContainer<Key: CodingKey>(_ decoder: TapeDecoder, keyedBy key: Key.Type)
+    -> KeyedDecodingContainer<Key>
+  {
+    let (index, maker) = keyTables.keyTypes.keyType(key) { TapeKeyedContainer<Key>.maker() }
+    return maker.container(decoder, keyType: index)
+  }
+
+  /// Readies lookups by coding keys of the key type at `keyType` in
+  /// ``KeyTypes`` in the object at `object`, and says whether they must find
+  /// the last of members with equal names: when it has duplicate keys, or
+  /// keys that the key strategy converts to one name (`a_b` and `aB`).
+  @inline(__always)
+  func beginLookups(inObject object: Int, keyType: Int) -> Bool {
     let slot = 3 * (object & (Self.hintSlots - 1))
     hints[slot] = object
     hints[slot + 1] = object + 1
-    hints[slot + 2] = AskedNames.start(for: keyType)
+    hints[slot + 2] = AskedNames.start(forKeyType: keyType)
     if entries[object].flags & TapeEntry.hasDuplicateKeys != 0 { return true }
     return hasSharedNames && hasSharedName(inObject: object)
   }

@@ -4,7 +4,7 @@
 /// member by its name id, whatever the order of the object's keys (see
 /// ``DecodingSession/lookup(_:inObject:findsLast:)``); unknown members are
 /// never decoded, only skipped.
-struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
+struct TapeKeyedContainer<Key: CodingKey>: TapeKeyedContainerMaking {
   let session: DecodingSession
   let object: Int
   /// How members are found; one word, so that the container stays three
@@ -20,14 +20,22 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     case custom([String])
   }
 
-  init(decoder: TapeDecoder) {
+  /// The maker of this type's containers, which ``KeyTypes`` keeps.
+  @inline(never)
+  static func maker() -> KeyedContainerMaker<Key> {
+    ContainerMaker<Self>()
+  }
+
+  /// A container over the object of `decoder`, by keys of the key type at
+  /// `keyType` in ``KeyTypes``.
+  init(decoder: TapeDecoder, keyType: Int) {
     session = decoder.session
     object = decoder.index
     if case .custom = session.options.keyDecodingStrategy {
       names = .custom(session.customKeyNames(ofObject: object, path: decoder.codingPath))
     } else {
       names = .byID(
-        findsLast: session.beginLookups(inObject: object, keyType: ObjectIdentifier(Key.self)))
+        findsLast: session.beginLookups(inObject: object, keyType: keyType))
     }
   }
 
