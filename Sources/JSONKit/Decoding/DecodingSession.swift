@@ -327,6 +327,23 @@ final class DecodingSession {
     return found
   }
 
+  /// The lists of member names that the custom key strategy gave the
+  /// containers made so far, which name them by index: so that a container
+  /// holds no reference but the session.
+  private var customNameLists: [[String]] = []
+
+  /// Keeps `names`, a container's member names under the custom key
+  /// strategy, returning what the container passes to ``customNames(_:)``.
+  func keepCustomNames(_ names: [String]) -> Int {
+    customNameLists.append(names)
+    return customNameLists.count - 1
+  }
+
+  /// The member names kept as `list` by ``keepCustomNames(_:)``.
+  func customNames(_ list: Int) -> [String] {
+    customNameLists[list]
+  }
+
   /// Per large object that needed one, its member table by custom names,
   /// with the names it was made from; emptied when it holds many, since
   /// decoding visits most objects once.
