@@ -111,4 +111,75 @@ struct SharedKeyCacheTests {
     // share a name.
     #expect(!names.isShared(3) && !names.isShared(4))
   }
+
+  /// A key type of its own for each `Tag`, asking for the keys `a<depth>`
+  /// and `b<depth>` in that order.
+  struct TaggedKey<Tag>: CodingKey {
+    let stringValue: String
+    var intValue: Int? { nil }
+    init(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
+  }
+
+  /// One more level of nesting: a type, and so a key type, per depth.
+  enum Nested<Inner> {}
+
+  struct TaggedModel<Tag>: Decodable, Equatable {
+    var a: Int
+    var b: String?
+
+    init(from decoder: any Decoder) throws {
+      let container = try decoder.container(keyedBy: TaggedKey<Tag>.self)
+      let depth = try container.decode(Int.self, forKey: TaggedKey(stringValue: "depth"))
+      a = try container.decode(Int.self, forKey: TaggedKey(stringValue: "a\(depth)"))
+      b = try container.decodeIfPresent(String.self, forKey: TaggedKey(stringValue: "b\(depth)"))
+    }
+  }
+
+  /// Decodes `TaggedModel<Tag>` and the models of the `levels` deeper key
+  /// types from `documents` (one per depth, from `depth` on), by Foundation
+  /// or by JSONKit, each with a decoder of its own.
+  static func decodeTagged<Tag>(
+    _: Tag.Type, depth: Int, levels: Int, _ documents: [String], foundation: Bool
+  ) throws -> [(a: Int, b: String?)] {
+    let data = Data(documents[depth].utf8)
+    let model =
+      foundation
+      ? try JSONDecoder().decode(TaggedModel<Tag>.self, from: data)
+      : try JKDecoder().decode(TaggedModel<Tag>.self, from: data)
+    guard levels > 0 else { return [(model.a, model.b)] }
+    return try [(model.a, model.b)]
+      + decodeTagged(
+        Nested<Tag>.self, depth: depth + 1, levels: levels - 1, documents, foundation: foundation)
+  }
+
+  /// Far more key types than the table starts with, in documents that list
+  /// their keys in differing orders and repeat one another's names: every
+  /// key type still finds its own keys, first and later times alike.
+  @Test func manyKeyTypesEachFindTheirOwnKeys() throws {
+    let count = 300
+    var generator = SplitMix64(seed: 15)
+    let documents = (0..<count).map { depth in
+      var members = [
+        #""depth":\#(depth)"#, #""a\#(depth)":\#(depth * 7)"#,
+        #""a\#((depth + 1) % count)":-1"#, #""b\#((depth + 2) % count)":"other""#,
+      ]
+      if depth % 3 != 0 { members.append(#""b\#(depth)":"b\#(depth)""#) }
+      generator.shuffle(&members)
+      return "{" + members.joined(separator: ",") + "}"
+    }
+    let expected = try Self.decodeTagged(
+      Never.self, depth: 0, levels: count - 1, documents, foundation: true)
+    #expect(expected.count == count)
+    for round in 0..<3 {
+      let decoded = try Self.decodeTagged(
+        Never.self, depth: 0, levels: count - 1, documents, foundation: false)
+      for depth in 0..<count {
+        #expect(decoded[depth].a == expected[depth].a, "round \(round), depth \(depth)")
+        #expect(decoded[depth].b == expected[depth].b, "round \(round), depth \(depth)")
+        #expect(decoded[depth].a == depth * 7)
+        #expect(decoded[depth].b == (depth % 3 != 0 ? "b\(depth)" : nil))
+      }
+    }
+  }
 }

@@ -28,10 +28,9 @@ struct AskedNames {
   private var entries: [Entry] = []
   /// Per entry, the name as it was asked for.
   private var names: [String] = []
-  /// Per kind of coding key (hashed into a few slots), the entry of the
-  /// name asked for first in an object the last time.
-  private var firsts = [Int](repeating: -1, count: AskedNames.firstSlots)
-  private static let firstSlots = 64
+  /// Per key type (by its index in ``KeyTypes``), the entry of the name
+  /// asked for first in an object the last time, or -1.
+  private var firsts: [Int] = []
 
   /// Beyond these bounds the names are forgotten before one more is added:
   /// a program may ask for names taken from its input (`allKeys`), which
@@ -40,21 +39,15 @@ struct AskedNames {
   static let byteLimit = 1 << 18
 
   /// What to pass as `previous` with the first name asked for in an object
-  /// by coding keys of type `keyType`.
+  /// by coding keys of the key type at `keyType` in ``KeyTypes``.
   @inline(__always)
-  static func start(for keyType: ObjectIdentifier) -> Int {
-    // The addresses of a module's type metadata differ in a few middle
-    // bits only: mixed well (MurmurHash3's finalizer), they spread.
-    var bits = UInt64(UInt(bitPattern: keyType))
-    bits = (bits ^ bits >> 33) &* 0xFF51_AFD7_ED55_8CCD
-    bits = (bits ^ bits >> 33) &* 0xC4CE_B9FE_1A85_EC53
-    bits ^= bits >> 33
-    return -2 - Int(truncatingIfNeeded: bits % UInt64(firstSlots))
+  static func start(forKeyType keyType: Int) -> Int {
+    -2 - keyType
   }
 
   /// The name id of `name` in `keyNames` (or ``KeyNames/none``), and its
   /// entry, to pass as `previous` with the next name asked for in the same
-  /// object; `previous` is ``start(for:)`` for an object's first name, or
+  /// object; `previous` is ``start(forKeyType:)`` for an object's first name, or
   /// -1 for no prediction.
   @inline(__always)
   mutating func nameID(of name: String, after previous: Int, in keyNames: KeyNames) -> (
@@ -65,7 +58,7 @@ struct AskedNames {
     let predicted =
       previous >= 0
       ? (previous < entries.count ? entries[previous].successor : -1)
-      : previous == -1 ? -1 : firsts[-2 - previous]
+      : previous == -1 || -2 - previous >= firsts.count ? -1 : firsts[-2 - previous]
     if predicted >= 0, predicted < names.count, names[predicted] == name {
       let entry = entries[predicted]
       if entry.nameID != KeyNames.none || entry.namedCount == keyNames.count {
@@ -92,7 +85,11 @@ struct AskedNames {
       entries[index].namedCount = keyNames.count
     }
     if previous < -1 {
-      firsts[-2 - previous] = index
+      let keyType = -2 - previous
+      if keyType >= firsts.count {
+        firsts.append(contentsOf: repeatElement(-1, count: keyType + 1 - firsts.count))
+      }
+      firsts[keyType] = index
     } else if previous >= 0, previous < entries.count {
       entries[previous].successor = index
     }

@@ -231,16 +231,26 @@ final class DecodingSession {
     ObjectMembers(of: object, in: entries)
   }
 
-  /// Readies lookups by coding keys of type `keyType` in the object at
-  /// `object`, and says whether they must find the last of members with
-  /// equal names: when it has duplicate keys, or keys that the key strategy
-  /// converts to one name (`a_b` and `aB`).
+  /// A keyed container by `Key` over the object of `decoder`, made by the
+  /// maker kept for `Key` (see ``KeyTypes``).
   @inline(__always)
-  func beginLookups(inObject object: Int, keyType: ObjectIdentifier) -> Bool {
+  func keyedContainer<Key: CodingKey>(_ decoder: TapeDecoder, keyedBy key: Key.Type)
+    -> KeyedDecodingContainer<Key>
+  {
+    let (index, maker) = keyTables.keyTypes.keyType(key) { TapeKeyedContainer<Key>.maker() }
+    return maker.container(decoder, keyType: index)
+  }
+
+  /// Readies lookups by coding keys of the key type at `keyType` in
+  /// ``KeyTypes`` in the object at `object`, and says whether they must find
+  /// the last of members with equal names: when it has duplicate keys, or
+  /// keys that the key strategy converts to one name (`a_b` and `aB`).
+  @inline(__always)
+  func beginLookups(inObject object: Int, keyType: Int) -> Bool {
     let slot = 3 * (object & (Self.hintSlots - 1))
     hints[slot] = object
     hints[slot + 1] = object + 1
-    hints[slot + 2] = AskedNames.start(for: keyType)
+    hints[slot + 2] = AskedNames.start(forKeyType: keyType)
     if entries[object].flags & TapeEntry.hasDuplicateKeys != 0 { return true }
     return hasSharedNames && hasSharedName(inObject: object)
   }
@@ -315,6 +325,23 @@ final class DecodingSession {
       found = member.value
     }
     return found
+  }
+
+  /// The lists of member names that the custom key strategy gave the
+  /// containers made so far, which name them by index: so that a container
+  /// holds no reference but the session.
+  private var customNameLists: [[String]] = []
+
+  /// Keeps `names`, a container's member names under the custom key
+  /// strategy, returning what the container passes to ``customNames(_:)``.
+  func keepCustomNames(_ names: [String]) -> Int {
+    customNameLists.append(names)
+    return customNameLists.count - 1
+  }
+
+  /// The member names kept as `list` by ``keepCustomNames(_:)``.
+  func customNames(_ list: Int) -> [String] {
+    customNameLists[list]
   }
 
   /// Per large object that needed one, its member table by custom names,

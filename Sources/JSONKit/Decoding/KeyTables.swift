@@ -11,6 +11,9 @@ final class KeyTables {
   @exclusivity(unchecked) private var asWritten = Table(naming: .asWritten)
   @exclusivity(unchecked) private var fromSnakeCase = Table(naming: .fromSnakeCase)
 
+  /// The key types keyed containers were asked for, with their makers.
+  @exclusivity(unchecked) var keyTypes = KeyTypes()
+
   /// The member tables of the large objects of the document being decoded.
   @exclusivity(unchecked) var memberTables = MemberTables()
 

@@ -37,7 +37,7 @@ struct TapeDecoder: Decoder, SingleValueDecodingContainer {
       }
       throw DecodingErrors.typeMismatch([String: Any].self, found: kind, path: codingPath)
     }
-    return KeyedDecodingContainer(TapeKeyedContainer<Key>(decoder: self))
+    return session.keyedContainer(self, keyedBy: type)
   }
 
   func unkeyedContainer() throws -> any UnkeyedDecodingContainer {

@@ -4,30 +4,43 @@
 /// member by its name id, whatever the order of the object's keys (see
 /// ``DecodingSession/lookup(_:inObject:findsLast:)``); unknown members are
 /// never decoded, only skipped.
-struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
+struct TapeKeyedContainer<Key: CodingKey>: TapeKeyedContainerMaking {
   let session: DecodingSession
   let object: Int
-  /// How members are found; one word, so that the container stays three
-  /// words, as small as a `KeyedDecodingContainer` copies.
+  /// How members are found; one word holding no reference, so that the
+  /// container stays three words and copying it (which the standard
+  /// library's container box does for most calls) retains the session
+  /// alone.
   private let names: MemberNames
 
   private enum MemberNames {
     /// By name id; `findsLast` when two members share a name, so that
     /// lookups must find the last.
     case byID(findsLast: Bool)
-    /// Under the custom key strategy: per member, its name; lookups find
-    /// the last of equal names.
-    case custom([String])
+    /// Under the custom key strategy: the session's list of the names of
+    /// the members (see ``DecodingSession/keepCustomNames(_:)``); lookups
+    /// find the last of equal names.
+    case custom(list: Int)
   }
 
-  init(decoder: TapeDecoder) {
+  /// The maker of this type's containers, which ``KeyTypes`` keeps.
+  @inline(never)
+  static func maker() -> KeyedContainerMaker<Key> {
+    ContainerMaker<Self>()
+  }
+
+  /// A container over the object of `decoder`, by keys of the key type at
+  /// `keyType` in ``KeyTypes``.
+  init(decoder: TapeDecoder, keyType: Int) {
     session = decoder.session
     object = decoder.index
     if case .custom = session.options.keyDecodingStrategy {
-      names = .custom(session.customKeyNames(ofObject: object, path: decoder.codingPath))
+      names = .custom(
+        list: session.keepCustomNames(
+          session.customKeyNames(ofObject: object, path: decoder.codingPath)))
     } else {
       names = .byID(
-        findsLast: session.beginLookups(inObject: object, keyType: ObjectIdentifier(Key.self)))
+        findsLast: session.beginLookups(inObject: object, keyType: keyType))
     }
   }
 
@@ -39,9 +52,9 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     var keys: [Key] = []
     keys.reserveCapacity(session[object].childCount)
     switch names {
-    case .custom(let customNames):
+    case .custom(let list):
       var seen = Set<String>()
-      for name in customNames where seen.insert(name).inserted {
+      for name in session.customNames(list) where seen.insert(name).inserted {
         if let key = Key(stringValue: name) { keys.append(key) }
       }
     case .byID(let findsLast):
@@ -69,7 +82,8 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
   private func lookup(_ name: String) -> Int? {
     switch names {
     case .byID(let findsLast): session.lookup(name, inObject: object, findsLast: findsLast)
-    case .custom(let customNames): session.lookup(name, inObject: object, customNames: customNames)
+    case .custom(let list):
+      session.lookup(name, inObject: object, customNames: session.customNames(list))
     }
   }
 

@@ -1,0 +1,86 @@
+/// The kinds of coding key that keyed containers were asked for, each with
+/// a small index of its own and the means to make its containers.
+///
+/// A keyed container of a key type the decoder meets for the first time
+/// costs the runtime two look-ups of generic metadata and one of a
+/// conformance (`TapeKeyedContainer<Key>` and its conformance to
+/// `KeyedDecodingContainerProtocol`), each a hash and compare in a shared
+/// table. Made once per key type, an object that holds both makes every
+/// later container without them (see ``KeyedContainerMaker``). The index names the key type in
+/// ``AskedNames`` (the name asked for first in its objects), exactly:
+/// unlike a hash of the type's address, it cannot collide.
+///
+/// Kept with a scan context (in ``KeyTables``) and so used by one decode at
+/// a time.
+struct KeyTypes {
+  /// Per key type, in the order met: its identity and its maker.
+  private var types: [ObjectIdentifier] = []
+  private var makers: [AnyObject] = []
+  /// Open addressed, at most half full: an index into `types` plus one, or
+  /// 0 when empty.
+  private var slots = [Int](repeating: 0, count: 64)
+
+  /// Beyond this many key types they are forgotten before one more is
+  /// added; a program has a bounded number of key types, so this only
+  /// bounds the table against code that makes key types without end.
+  static let typeLimit = 1 << 12
+
+  /// The number of key types known.
+  var count: Int { types.count }
+
+  /// The index of key type `Key` and the maker of its containers;
+  /// `newMaker` makes the maker for a key type not met before.
+  @inline(__always)
+  mutating func keyType<Key: CodingKey>(
+    _ key: Key.Type, _ newMaker: () -> KeyedContainerMaker<Key>
+  ) -> (index: Int, maker: KeyedContainerMaker<Key>) {
+    let identifier = ObjectIdentifier(key)
+    let mask = slots.count - 1
+    var slot = Self.slot(of: identifier, mask: mask)
+    while true {
+      let stored = slots[slot]
+      if stored == 0 { break }
+      if types[stored - 1] == identifier {
+        // Only a maker for `Key` is ever kept under its identity.
+        return (stored - 1, unsafeDowncast(makers[stored - 1], to: KeyedContainerMaker<Key>.self))
+      }
+      slot = (slot + 1) & mask
+    }
+    let maker = newMaker()
+    return (add(identifier, maker), maker)
+  }
+
+  /// Adds a key type not known, returning its index.
+  @inline(never)
+  private mutating func add(_ identifier: ObjectIdentifier, _ maker: AnyObject) -> Int {
+    if types.count >= Self.typeLimit { self = KeyTypes() }
+    types.append(identifier)
+    makers.append(maker)
+    if 2 * types.count > slots.count {
+      slots = [Int](repeating: 0, count: 2 * slots.count)
+      for (index, type) in types.enumerated() { insert(type, index) }
+    } else {
+      insert(identifier, types.count - 1)
+    }
+    return types.count - 1
+  }
+
+  private mutating func insert(_ identifier: ObjectIdentifier, _ index: Int) {
+    let mask = slots.count - 1
+    var slot = Self.slot(of: identifier, mask: mask)
+    while slots[slot] != 0 { slot = (slot + 1) & mask }
+    slots[slot] = index + 1
+  }
+
+  /// The home slot of a key type: the addresses of a module's type metadata
+  /// differ in a few middle bits only, so they are mixed (MurmurHash3's
+  /// finalizer) before they are masked.
+  @inline(__always)
+  static func slot(of identifier: ObjectIdentifier, mask: Int) -> Int {
+    var bits = UInt64(UInt(bitPattern: identifier))
+    bits = (bits ^ bits >> 33) &* 0xFF51_AFD7_ED55_8CCD
+    bits = (bits ^ bits >> 33) &* 0xC4CE_B9FE_1A85_EC53
+    bits ^= bits >> 33
+    return Int(truncatingIfNeeded: bits) & mask
+  }
+}
