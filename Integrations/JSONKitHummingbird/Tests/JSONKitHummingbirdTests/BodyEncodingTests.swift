@@ -13,9 +13,9 @@ struct BodyEncodingTests {
     _ body: some Sequence<UInt8>, headers: HTTPFields,
     to context: Context.Type = JSONKitContext.self
   ) async throws -> TestResponse where Context.Source == ApplicationRequestContextSource {
-    try await TestApp.make(context).test(.live) { client in
-      try await client.execute(
-        uri: "/orders", method: .post, headers: headers, body: ByteBuffer(bytes: Array(body)))
+    let body = ByteBuffer(bytes: Array(body))
+    return try await TestApp.make(context).test(.live) { client in
+      try await client.execute(uri: "/orders", method: .post, headers: headers, body: body)
     }
   }
 

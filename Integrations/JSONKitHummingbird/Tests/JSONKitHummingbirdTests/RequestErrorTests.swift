@@ -25,7 +25,7 @@ struct RequestErrorTests {
     let (status, message) = try await post(body)
     #expect(status == .badRequest)
     #expect(message.hasPrefix("The given data was not valid JSON."), "\(message)")
-    #expect(message.contains("around line 4, column 43"), "\(message)")
+    #expect(message.contains("around line 4, column 42"), "\(message)")
   }
 
   @Test func aTypeMismatchIs400WithTheCodingPath() async throws {
