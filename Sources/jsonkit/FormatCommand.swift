@@ -30,7 +30,9 @@ enum FormatCommand {
       written compactly on a line of its own, blank lines are dropped, and the
       first bad line is reported as by 'jsonkit validate' and ends the output
       with exit status 1. --pretty cannot be used with --lines, since a JSON
-      Lines record must stay on one line.
+      Lines record must stay on one line. Each line is read as UTF-8, as JSON
+      Lines requires and as JSONKit's JSON Lines readers read it: never as
+      gzip, UTF-16 or UTF-32.
 
       gzip-compressed input is inflated first (unless --no-gunzip). With
       --gzip the output is the formatted text compressed as one gzip member,
@@ -178,17 +180,15 @@ enum FormatCommand {
     try ProgressLine.during("formatting \(input.displayName)", counting: reader.progress) {
       () throws(ToolError) in
       try reader.forEachLine { line, number throws(ToolError) in
-        let value: JSONValue
+        let record: JSONValue?
         do throws(JKParseError) {
-          value = try JSONValue(
-            parsing: line, options: settings.options, maxDepth: settings.maxDepth,
-            decompression: .disabled)
-        } catch  where error.kind == .emptyInput {
-          return true
+          record = try JSONValue.jsonLinesRecord(
+            line, options: settings.options, maxDepth: settings.maxDepth)
         } catch {
           try OutputFile.writeStandardOutput([output])
           throw .invalid(error, in: input.displayName, line: number)
         }
+        guard let value = record else { return true }
         do {
           output += try value.jsonData(options: formatting)
           output.append(0x0A)

@@ -21,6 +21,8 @@ enum ValidateCommand {
       With --lines each FILE is JSON Lines: one value per line, blank lines
       skipped. Every bad line gets its own FILE:LINE:COLUMN: message, and the
       file is read in chunks, so that a file larger than memory can be checked.
+      Each line is read as UTF-8, as JSON Lines requires and as JSONKit's JSON
+      Lines readers read it: never as gzip, UTF-16 or UTF-32.
 
       A gzip-compressed FILE is inflated and its JSON checked, unless
       --no-gunzip is given; a corrupt, truncated or oversized gzip stream is
@@ -79,11 +81,12 @@ enum ValidateCommand {
       () throws(ToolError) in
       try reader.forEachLine { line, number throws(ToolError) in
         do throws(JKParseError) {
-          try JSONValue.validate(line, options: settings.options, maxDepth: settings.maxDepth)
-        } catch  where error.kind != .emptyInput {
+          try JSONValue.validateJSONLinesRecord(
+            line, options: settings.options, maxDepth: settings.maxDepth)
+        } catch {
           ToolError.invalid(error, in: input.displayName, line: number).report()
           invalid = true
-        } catch {}
+        }
         return true
       }
     }

@@ -472,6 +472,50 @@
       #expect(run.errorLines == ["big.jsonl:\(count + 1):4: \(Self.trailingComma)"])
     }
 
+    /// Lines in UTF-16 (with a byte order mark, or told by their zero
+    /// bytes), which reading a whole document would accept.
+    static let utf16Lines: [[UInt8]] = [
+      Array("[1]".utf8), [0xFF, 0xFE, 0x5B, 0x00, 0x5D, 0x00],
+      [0x5B, 0x00, 0x32, 0x00, 0x5D, 0x00],
+      Array("[3]".utf8),
+    ]
+
+    /// What the library's JSON Lines reader says of line `number` read
+    /// alone, as the tool words it.
+    private static func libraryDiagnostic(_ line: [UInt8], number: Int) async -> String? {
+      let outcome = await StreamOutcome(JSONValue.lines(from: ChunkedBytes(line, every: 4)))
+      return outcome.parseError.map {
+        "<stdin>:\(number + $0.line - 1):\($0.column): \($0.message)"
+      }
+    }
+
+    @Test func validateLinesReadsEachLineAsUTF8AsTheLibraryDoes() async throws {
+      for line in Self.utf16Lines[1...2] {
+        // A whole document in these bytes is UTF-16 text, and valid.
+        #expect((try? JSONValue.validate(Data(line))) != nil)
+      }
+      let input = Data(Self.utf16Lines.joined(separator: [0x0A]))
+      let run = try JSONKitTool.run(["validate", "--lines", "-"], input: input)
+      #expect(run.status == 1)
+      var expected: [String] = []
+      for (index, line) in Self.utf16Lines.enumerated() {
+        if let diagnostic = await Self.libraryDiagnostic(line, number: index + 1) {
+          expected.append(diagnostic)
+        }
+      }
+      #expect(expected.count == 2)
+      #expect(run.errorLines == expected)
+    }
+
+    @Test func formatLinesReadsEachLineAsUTF8AsTheLibraryDoes() async throws {
+      let input = Data(Self.utf16Lines.joined(separator: [0x0A]))
+      let run = try JSONKitTool.run(["format", "--lines", "-"], input: input)
+      #expect(run.status == 1)
+      #expect(run.output == "[1]\n")
+      let expected = try #require(await Self.libraryDiagnostic(Self.utf16Lines[1], number: 2))
+      #expect(run.errorLines == [expected])
+    }
+
     @Test func formatLinesWritesEachRecordCompactlyOnItsOwnLine() throws {
       let directory = try TemporaryDirectory()
       defer { directory.remove() }

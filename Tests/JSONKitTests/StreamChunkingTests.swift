@@ -84,6 +84,50 @@ struct StreamChunkingTests {
     #expect(strings.elements == ["a,]", "b"])
   }
 
+  @Test(
+    "Unicode newlines around and between elements are whitespace with the option, at every cut",
+    arguments: [JKParseOptions.unicodeNewlines, [.unicodeNewlines, .json5]])
+  func unicodeNewlinesAtEveryCut(options: JKParseOptions) async throws {
+    // U+0085, U+2028, U+2029, vertical tab and form feed before, inside
+    // and after the array, right after a number and a literal (which they
+    // end), inside a string (where they are text) and inside containers.
+    let text = Array(
+      ("\u{2028}\u{85}[\u{2029}1\u{2028},\u{85}-2.5e3\u{2029},\u{0B}{\"a\":\u{2028}[true\u{85}]}"
+        + "\u{0C},\u{2029}\"s\u{2028}\u{85}\"\u{2028},null\u{85}]\u{2029}\u{2028}").utf8)
+    let values = try #require(JSONValue(parsing: text, options: options).arrayValue)
+    #expect(values.count == 5)
+    let decoder = JKDecoder()
+    decoder.parseOptions = options
+    let whole = try decoder.decode([JSONValue].self, from: Data(text))
+    for cut in 0...text.count {
+      let chunks = ChunkedBytes(text, cuts: [cut])
+      let outcome = await StreamOutcome(JSONValue.arrayElements(from: chunks, options: options))
+      #expect(outcome.error == nil, "cut at \(cut)")
+      #expect(outcome.elements == values, "cut at \(cut)")
+      let decoded = await StreamOutcome(decoder.decodeArrayElements(JSONValue.self, from: chunks))
+      #expect(decoded.error == nil, "cut at \(cut)")
+      #expect(decoded.elements == whole, "cut at \(cut)")
+    }
+    let bytewise = await StreamOutcome(
+      JSONValue.arrayElements(from: ChunkedBytes(text, every: 1), options: options))
+    #expect(bytewise.error == nil)
+    #expect(bytewise.elements == values)
+  }
+
+  @Test("Without the option a Unicode newline in an array stream is an error, as in the document")
+  func unicodeNewlinesNeedTheOption() async {
+    for text in ["\u{2028}[1]", "[\u{85}1]", "[1\u{2029},2]", "[1,\u{2028}2]", "[1]\u{2029}"] {
+      let bytes = Array(text.utf8)
+      let whole = Result { () throws(JKParseError) in try JSONValue(parsing: bytes) }
+      #expect(throws: JKParseError.self) { try whole.get() }
+      for size in [1, bytes.count] {
+        let outcome = await StreamOutcome(
+          JSONValue.arrayElements(from: ChunkedBytes(bytes, every: size)))
+        #expect(outcome.parseError != nil, "\(text.debugDescription) in chunks of \(size)")
+      }
+    }
+  }
+
   @Test("A trailing comma ends an array stream only when an option accepts it")
   func trailingCommaInArrayStreams() async throws {
     let text = Array("[1,2,]".utf8)

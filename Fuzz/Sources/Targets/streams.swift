@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+
 @testable import JSONKit
 
 // Reading streams: JSON Lines and the elements of one top-level array.
@@ -18,9 +19,7 @@ import Foundation
 //   alone gives;
 // - array elements: when the stream ends without error, parsing the whole
 //   input gives an array of the same elements; when parsing the whole
-//   input gives an array, the stream gives its elements (unless the input
-//   relies on Unicode newlines between elements, which the stream does not
-//   read there).
+//   input gives an array, the stream gives its elements.
 
 let fuzzTargetUsesModels = false
 let fuzzTargetSeedsGzip = false
@@ -235,9 +234,7 @@ private func checkArray(_ outcome: Outcome, bytes: [UInt8], options: JKParseOpti
       require(
         difference(left, right, keyOrder: true) == nil, "the stream gives the array's elements")
     }
-  } else if case .success(let value) = whole, value.arrayValue != nil,
-    !options.contains(.unicodeNewlines)
-  {
+  } else if case .success(let value) = whole, value.arrayValue != nil {
     violated("a whole array is a stream of its elements", "\(outcome.error!)")
   }
 }

@@ -25,7 +25,12 @@ struct ArrayElementFramer: RecordFramer {
   /// Whether `'` opens a string, as in JSON5.
   private let singleQuotes: Bool
   private let allowsTrailingComma: Bool
+  /// Whether vertical tab and form feed are whitespace (JSON5, or
+  /// `.unicodeNewlines`).
   private let extendedWhitespace: Bool
+  /// Whether U+0085, U+2028 and U+2029 are whitespace, as the scanner
+  /// reads them with `.unicodeNewlines`.
+  private let unicodeNewlines: Bool
   private let permitsTextAfterArray: Bool
   private let maxDepth: Int
 
@@ -62,6 +67,7 @@ struct ArrayElementFramer: RecordFramer {
     allowsTrailingComma = json5 || options.contains(.trailingCommas)
     // JSON5's extra whitespace is vertical tab and form feed, as here.
     extendedWhitespace = json5 || options.contains(.unicodeNewlines)
+    unicodeNewlines = options.contains(.unicodeNewlines)
     permitsTextAfterArray = options.contains(.permitTextAfterValidJSON)
   }
 
@@ -105,63 +111,45 @@ struct ArrayElementFramer: RecordFramer {
       }
     }
     while position < end {
-      let byte = base[position]
       if comment != .none {
-        if try advanceComment(byte, at: position, in: buffer) { position += 1 }
+        if try advanceComment(base[position], at: position, in: buffer) { position += 1 }
         continue
       }
       switch stage {
       case .inElement:
-        if inString {
-          if escaped {
-            escaped = false
-            noteLineBreak(byte, at: origin + position)
-            position += 1
-            continue
-          }
-          if quote == UInt8(ascii: "\"") {
-            position = ScanPrimitives.skipPlainStringBytes(base, from: position, end: end)
-            guard position < end else { break }
-          }
-          switch base[position] {
-          case UInt8(ascii: "\\"): escaped = true
-          case quote:
-            inString = false
-            if depth == 0 { return finishElement(at: origin + position + 1) }
-          default: break
-          }
-          position += 1
-          continue
-        }
-        if isScalar {
-          if isScalarDelimiter(byte) { return finishElement(at: origin + position) }
-          position += 1
-          continue
-        }
-        switch byte {
-        case UInt8(ascii: "\""):
-          inString = true
-          quote = byte
-        case UInt8(ascii: "'") where singleQuotes:
-          inString = true
-          quote = byte
-        case UInt8(ascii: "["), UInt8(ascii: "{"): depth += 1
-        case UInt8(ascii: "]"), UInt8(ascii: "}"):
-          depth -= 1
-          if depth == 0 { return finishElement(at: origin + position + 1) }
-        case 0x0A, 0x0D: noteLineBreak(byte, at: origin + position)
-        case UInt8(ascii: "/") where allowsComments:
+        let (stop, reason) = readElement(
+          base, from: position, end: end, origin: origin, atEnd: atEnd)
+        position = stop
+        switch reason {
+        case .ended: return finishElement(at: origin + position)
+        case .comment:
           openComment(at: origin + position, in: buffer)
-        default: break
+          position += 1
+        case .needsBytes:
+          scanned = origin + position
+          return nil
+        case .endOfBytes: break
         }
-        position += 1
       case .ignoringRest:
         position = end
       default:
+        let byte = base[position]
         if isWhitespace(byte) {
           noteLineBreak(byte, at: origin + position)
           position += 1
           continue
+        }
+        if unicodeNewlines, byte == 0xC2 || byte == 0xE2 {
+          let length = Self.unicodeNewlineLength(base, at: position, end: end)
+          if length > 0 {
+            position += length
+            continue
+          }
+          // Part of what may be a Unicode newline: wait for the rest.
+          if length < 0, !atEnd {
+            scanned = origin + position
+            return nil
+          }
         }
         if byte == UInt8(ascii: "/"), allowsComments {
           openComment(at: origin + position, in: buffer)
@@ -175,6 +163,84 @@ struct ArrayElementFramer: RecordFramer {
     scanned = origin + position
     guard atEnd else { return nil }
     return try finish(in: buffer)
+  }
+
+  /// Why ``readElement(_:from:end:origin:atEnd:)`` stopped.
+  private enum ElementStop {
+    /// The element ends before the position returned.
+    case ended
+    /// The bytes held ran out inside the element.
+    case endOfBytes
+    /// A `/` that may open a comment is at the position returned.
+    case comment
+    /// What may be a Unicode newline ending a number or literal is cut
+    /// short at the position returned; more bytes decide.
+    case needsBytes
+  }
+
+  /// Runs through an element's bytes from `start`, with the element's
+  /// state in locals and string bodies skipped eight bytes at a time: this
+  /// loop is where a stream of large elements spends its framing time.
+  private mutating func readElement(
+    _ base: UnsafePointer<UInt8>, from start: Int, end: Int, origin: Int, atEnd: Bool
+  ) -> (position: Int, stop: ElementStop) {
+    var position = start
+    var depth = self.depth
+    var inString = self.inString
+    var escaped = self.escaped
+    defer {
+      self.depth = depth
+      self.inString = inString
+      self.escaped = escaped
+    }
+    while position < end {
+      if inString {
+        if escaped {
+          escaped = false
+          noteLineBreak(base[position], at: origin + position)
+          position += 1
+          continue
+        }
+        position = Self.skipToQuoteOrBackslash(base, from: position, end: end, quote: quote)
+        guard position < end else { break }
+        position += 1
+        if base[position - 1] == UInt8(ascii: "\\") {
+          escaped = true
+          continue
+        }
+        inString = false
+        if depth == 0 { return (position, .ended) }
+        continue
+      }
+      let byte = base[position]
+      if isScalar {
+        if isScalarDelimiter(byte) { return (position, .ended) }
+        if unicodeNewlines, byte == 0xC2 || byte == 0xE2 {
+          let length = Self.unicodeNewlineLength(base, at: position, end: end)
+          if length > 0 { return (position, .ended) }
+          if length < 0, !atEnd { return (position, .needsBytes) }
+        }
+        position += 1
+        continue
+      }
+      switch byte {
+      case UInt8(ascii: "\""):
+        inString = true
+        quote = byte
+      case UInt8(ascii: "'") where singleQuotes:
+        inString = true
+        quote = byte
+      case UInt8(ascii: "["), UInt8(ascii: "{"): depth += 1
+      case UInt8(ascii: "]"), UInt8(ascii: "}"):
+        depth -= 1
+        if depth == 0 { return (position + 1, .ended) }
+      case 0x0A, 0x0D: noteLineBreak(byte, at: origin + position)
+      case UInt8(ascii: "/") where allowsComments: return (position, .comment)
+      default: break
+      }
+      position += 1
+    }
+    return (position, .endOfBytes)
   }
 
   /// Takes a byte between elements: the array's opening bracket, a comma,
@@ -342,6 +408,56 @@ struct ArrayElementFramer: RecordFramer {
     }
   }
 
+  /// The length of the U+0085, U+2028 or U+2029 at `position`; 0 if there
+  /// is none there, -1 if the bytes held end inside what may be one.
+  private static func unicodeNewlineLength(
+    _ base: UnsafePointer<UInt8>, at position: Int, end: Int
+  ) -> Int {
+    switch base[position] {
+    case 0xC2:
+      guard position + 1 < end else { return -1 }
+      return base[position + 1] == 0x85 ? 2 : 0
+    case 0xE2:
+      guard position + 1 < end else { return -1 }
+      guard base[position + 1] == 0x80 else { return 0 }
+      guard position + 2 < end else { return -1 }
+      return base[position + 2] == 0xA8 || base[position + 2] == 0xA9 ? 3 : 0
+    default:
+      return 0
+    }
+  }
+
+  /// The index of the first `quote` or backslash at or after `start`, or
+  /// `end`: nothing else inside a string can end it, so the string's other
+  /// bytes (non-ASCII ones included, which the scanner checks) are passed
+  /// over eight at a time.
+  @inline(__always)
+  private static func skipToQuoteOrBackslash(
+    _ base: UnsafePointer<UInt8>, from start: Int, end: Int, quote: UInt8
+  ) -> Int {
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let highs: UInt64 = 0x8080_8080_8080_8080
+    let quotes = ones &* UInt64(quote)
+    let backslashes = ones &* 0x5C
+    let raw = UnsafeRawPointer(base)
+    var position = start
+    while position + 8 <= end {
+      let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: position, as: UInt64.self))
+      let quoteLanes = word ^ quotes
+      let backslashLanes = word ^ backslashes
+      // A zero lane is a match; lanes above the first may be flagged
+      // falsely by a borrow, and only the lowest is used.
+      let mask =
+        ((quoteLanes &- ones) & ~quoteLanes | (backslashLanes &- ones) & ~backslashLanes) & highs
+      if mask != 0 { return position + mask.trailingZeroBitCount >> 3 }
+      position += 8
+    }
+    while position < end, base[position] != quote, base[position] != UInt8(ascii: "\\") {
+      position += 1
+    }
+    return position
+  }
+
   /// Whether `byte` ends a number or literal element: whatever cannot
   /// continue one and can follow a value.
   private func isScalarDelimiter(_ byte: UInt8) -> Bool {
@@ -377,13 +493,32 @@ struct ArrayElementFramer: RecordFramer {
   /// multi-byte sequence starts one).
   private mutating func column(at offset: Int, in buffer: StreamBuffer) -> Int {
     if counted < offset {
-      let bytes = buffer.bytes(from: Swift.max(counted, buffer.origin), to: offset)
-      var scalars = 0
-      for byte in bytes where byte & 0xC0 != 0x80 { scalars += 1 }
-      columnsBefore += scalars
+      columnsBefore += Self.scalarStarts(
+        in: buffer.bytes(from: Swift.max(counted, buffer.origin), to: offset))
       counted = offset
     }
     return columnsBefore + 1
+  }
+
+  /// How many bytes of `bytes` start a scalar, counted eight at a time:
+  /// every element's column is counted so, over every byte of a stream
+  /// written on one line.
+  private static func scalarStarts(in bytes: UnsafeRawBufferPointer) -> Int {
+    guard let base = bytes.baseAddress else { return 0 }
+    let highs: UInt64 = 0x8080_8080_8080_8080
+    var continuations = 0
+    var position = 0
+    while position + 8 <= bytes.count {
+      let word = base.loadUnaligned(fromByteOffset: position, as: UInt64.self)
+      // A continuation byte is 10xxxxxx: its top bit set, the next one clear.
+      continuations += (word & ~(word << 1) & highs).nonzeroBitCount
+      position += 8
+    }
+    while position < bytes.count {
+      if bytes[position] & 0xC0 == 0x80 { continuations += 1 }
+      position += 1
+    }
+    return bytes.count - continuations
   }
 
   /// The error at `offset`, on the current line unless `place` says

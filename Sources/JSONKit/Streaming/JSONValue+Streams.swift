@@ -91,12 +91,40 @@ extension JSONValue {
     from bytes: UnsafeRawBufferPointer, place: RecordPlace, options: JKParseOptions,
     maxDepth: Int
   ) throws(JKParseError) -> JSONValue? {
+    do {
+      return try jsonLinesRecord(bytes, options: options, maxDepth: maxDepth)
+    } catch {
+      throw place.relocate(error)
+    }
+  }
+
+  /// One line of JSON Lines (without its `\n`), read as the stream readers
+  /// read it: as UTF-8 text, never taken for gzip, UTF-16 or UTF-32, as
+  /// the JSON Lines format says; `nil` for a line holding no value
+  /// (whitespace, or comments the options allow). Errors are placed in
+  /// the line alone. The `jsonkit` tool reads its lines here, so that it
+  /// gives the library's answer for every line.
+  package static func jsonLinesRecord(
+    _ bytes: UnsafeRawBufferPointer, options: JKParseOptions, maxDepth: Int
+  ) throws(JKParseError) -> JSONValue? {
     if LineFramer.isBlank(bytes) { return nil }
     do {
       return try JSONValue(parsingUTF8: bytes, options: options, maxDepth: maxDepth)
-    } catch {
-      if error.kind == .emptyInput { return nil }
-      throw place.relocate(error)
+    } catch  where error.kind == .emptyInput {
+      return nil
+    }
+  }
+
+  /// Checks one line of JSON Lines as ``jsonLinesRecord(_:options:maxDepth:)``
+  /// reads it, without building any value; a line holding no value passes.
+  package static func validateJSONLinesRecord(
+    _ bytes: UnsafeRawBufferPointer, options: JKParseOptions, maxDepth: Int
+  ) throws(JKParseError) {
+    if LineFramer.isBlank(bytes) { return }
+    do {
+      try validate(utf8: bytes, options: options, maxDepth: maxDepth)
+    } catch  where error.kind == .emptyInput {
+      return
     }
   }
 

@@ -75,6 +75,14 @@ extension JSONValue {
     self = try Self.parse(InputText(utf8: bytes), options: options, maxDepth: maxDepth)
   }
 
+  /// Checks UTF-8 text as it is, never taken for gzip or another encoding,
+  /// without building any value.
+  static func validate(utf8 bytes: UnsafeRawBufferPointer, options: JKParseOptions, maxDepth: Int)
+    throws(JKParseError)
+  {
+    try scan(InputText(utf8: bytes), options: options, maxDepth: maxDepth) { _, _ in }
+  }
+
   /// Parses JSON bytes in memory the caller owns; nothing refers to the
   /// memory after the initializer returns.
   public init(
