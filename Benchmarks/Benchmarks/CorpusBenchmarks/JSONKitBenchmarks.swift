@@ -3,8 +3,9 @@ import JSONKit
 import JSONKitCorpus
 
 /// JSONKit's twins of the Foundation benchmarks: the same operations on the same
-/// bytes, so that each pair sorts together. `Parse/<corpus>/JSONValue.validate` builds
-/// the tape only (full validation, no values); `Parse/<corpus>/JSONValue` builds the tree.
+/// bytes, so that each pair sorts together. `Parse/<corpus>/JSONValue.validate` checks
+/// the input without recording anything (full validation, no tape, no values);
+/// `Parse/<corpus>/JSONValue` builds the tape and the tree.
 /// Decoders and encoders are made once and reused, as with Foundation.
 func jsonKitBenchmarks() {
   for corpus in [Corpus.twitter, .citmCatalog, .canada] {

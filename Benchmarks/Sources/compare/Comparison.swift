@@ -36,6 +36,7 @@ struct Comparison {
     try decodeSection()
     try encodeSection()
     try tapeSection()
+    try validateSection()
     try memorySection()
     try linearitySection()
     try streamsSection()

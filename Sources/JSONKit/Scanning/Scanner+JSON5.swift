@@ -15,7 +15,7 @@
 /// Unicode and number rules kept.
 extension Scanner {
   /// The words every error about a JSON5 construct ends with.
-  static let json5Acceptance = "is JSON5 syntax, accepted with allowsJSON5 / .json5"
+  static var json5Acceptance: String { "is JSON5 syntax, accepted with allowsJSON5 / .json5" }
 
   // MARK: - Values
 
@@ -36,8 +36,11 @@ extension Scanner {
       case UInt8(ascii: "'"):
         let offset = index
         let span = try scanSingleQuotedBytes()
-        state.tape.append(
-          TapeEntry(.string, flags: TapeEntry.inArena, offset: offset, payload: UInt64(span.start)))
+        if Recording.recordsTape {
+          state.tape.append(
+            TapeEntry(
+              .string, flags: TapeEntry.inArena, offset: offset, payload: UInt64(span.start)))
+        }
         return
       case UInt8(ascii: "+"), UInt8(ascii: "."), UInt8(ascii: "I"), UInt8(ascii: "N"):
         return try scanJSON5Number(from: index)
@@ -74,6 +77,10 @@ extension Scanner {
       let offset = index
       if byte == UInt8(ascii: "'") {
         let span = try scanSingleQuotedBytes()
+        guard Recording.recordsTape else {
+          try scanColon()
+          return true
+        }
         let id = state.keys.intern(state.arena.base + span.start + 8, length: span.length)
         state.arena.count = span.start  // the cache now holds the key's bytes
         try recordKey(id, at: offset)
@@ -111,6 +118,7 @@ extension Scanner {
       position += length
     }
     index = position
+    guard Recording.recordsTape else { return try scanColon() }
     try recordKey(state.keys.intern(base + offset, length: position - offset), at: offset)
   }
 
@@ -196,8 +204,10 @@ extension Scanner {
   private mutating func scanSingleQuotedBytes() throws(ScanFailure) -> StringSpan {
     let quote = index
     let start = state.arena.count
-    _ = state.arena.reserve(8)
-    state.arena.count += 8
+    if Recording.recordsTape {
+      _ = state.arena.reserve(8)
+      state.arena.count += 8
+    }
     var position = quote + 1
     while true {
       guard position < end else { throw unterminatedString(quote) }
@@ -210,7 +220,7 @@ extension Scanner {
       } else if byte < 0x20 {
         throw controlCharacter(at: position)
       } else if byte < 0x80 {
-        state.arena.append(byte)
+        if Recording.recordsTape { state.arena.append(byte) }
         position += 1
       } else {
         position = try appendSequenceToArena(at: position)
@@ -257,7 +267,7 @@ extension Scanner {
       appendToArena(base + position + 1, count: 2)
       return position + 3
     default:
-      state.arena.append(escaped)
+      if Recording.recordsTape { state.arena.append(escaped) }
       return position + 2
     }
   }
@@ -300,6 +310,7 @@ extension Scanner {
   }
 
   private mutating func appendJSON5Number(_ kind: TapeEntry.Kind, _ start: Int, _ payload: UInt64) {
+    guard Recording.recordsTape else { return }
     state.tape.append(
       TapeEntry(kind, flags: TapeEntry.json5Number, offset: start, payload: payload))
   }
@@ -393,7 +404,8 @@ extension Scanner {
     let literal = UnsafeRawBufferPointer(start: base + start, count: position - start)
     let text = JSON5NumberText.jsonText(literal) ?? []
     let outcome = text.withUnsafeBytes { DecimalToDouble.convert(text: $0) }
-    state.tape.append(try doubleEntry(outcome, at: start, flags: TapeEntry.json5Number))
+    let entry = try doubleEntry(outcome, at: start, flags: TapeEntry.json5Number)
+    if Recording.recordsTape { state.tape.append(entry) }
   }
 
   // MARK: - Errors
@@ -408,15 +420,8 @@ extension Scanner {
   }
 
   private func trailingComma(before what: String) -> ScanFailure {
-    ScanFailure(.unexpectedCharacter, Self.trailingCommaMessage(before: what), at: index)
-  }
-
-  /// What a trailing comma before `what` (a closing bracket or brace, or a
-  /// description of what follows) is told in strict JSON; stream framing
-  /// says the same.
-  static func trailingCommaMessage(before what: String) -> String {
-    "a trailing comma before \(what == "]" || what == "}" ? "'\(what)'" : what) is accepted "
-      + "only with parseOptions: .trailingCommas (or .json5)"
+    ScanFailure(
+      .unexpectedCharacter, Scanner<TapeRecording>.trailingCommaMessage(before: what), at: index)
   }
 
   private func unexpectedJSON5(_ expected: String, _ construct: String) -> ScanFailure {
@@ -457,5 +462,16 @@ extension Scanner {
   /// The hint for a decimal point at `position` with no digit after it.
   func optionHint(trailingPointAt position: Int) -> String {
     json5 ? "" : "; a number with a trailing decimal point \(Self.json5Acceptance)"
+  }
+}
+
+extension Scanner where Recording == TapeRecording {
+  /// What a trailing comma before `what` (a closing bracket or brace, or a
+  /// description of what follows) is told in strict JSON; stream framing
+  /// says the same. (Whatever a scan records, the words are these: they
+  /// are stated on one specialisation so that `Scanner.` names them.)
+  static func trailingCommaMessage(before what: String) -> String {
+    "a trailing comma before \(what == "]" || what == "}" ? "'\(what)'" : what) is accepted "
+      + "only with parseOptions: .trailingCommas (or .json5)"
   }
 }

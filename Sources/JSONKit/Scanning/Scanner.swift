@@ -23,7 +23,11 @@ struct ScanConfiguration {
 /// JSON5 and trailing commas are a mode of this scanner, in
 /// `Scanner+JSON5.swift`: it is entered only where strict scanning would
 /// otherwise fail, so strict JSON pays nothing for it.
-struct Scanner {
+///
+/// What it records is its type parameter (see ``ScanRecording``): the tape
+/// for parsing and decoding, nothing for validation, which then needs no
+/// memory beyond the stack of open containers.
+struct Scanner<Recording: ScanRecording> {
   let base: UnsafePointer<UInt8>
   let end: Int
   var index = 0
@@ -56,9 +60,9 @@ struct Scanner {
     trailingCommas = !options.isDisjoint(with: [.trailingCommas, .json5])
   }
 
-  /// Scans `input` onto the tape of `context`, replacing what was there.
-  /// On return the root value is entry 0.
-  static func scan(
+  /// Scans `input` with the buffers of `context`; when recording the tape,
+  /// it replaces what was there, and on return the root value is entry 0.
+  static func run(
     _ input: UnsafeRawBufferPointer, into context: ScanContext, configuration: ScanConfiguration
   ) throws(JKParseError) {
     guard let start = input.baseAddress, input.count > 0 else {
@@ -190,13 +194,14 @@ struct Scanner {
         "arrays and objects are nested more than \(configuration.maxDepth) deep", at: index)
     }
     let tapeIndex = state.tape.count
-    state.tape.append(TapeEntry(kind, offset: index, payload: 0))
+    if Recording.recordsTape { state.tape.append(TapeEntry(kind, offset: index, payload: 0)) }
     state.stack.append(UInt64(tapeIndex) | (kind == .object ? 1 << 63 : 0))
   }
 
   @inline(__always)
   mutating func closeArray() {
     state.stack.count -= 1
+    guard Recording.recordsTape else { return }
     let open = state.stack.base[state.stack.count]
     let tapeIndex = Int(truncatingIfNeeded: open & 0xFFFF_FFFF)
     let childCount = (open >> 32) & 0x7FFF_FFFF
@@ -206,6 +211,7 @@ struct Scanner {
   @inline(__always)
   mutating func closeObject() {
     state.stack.count -= 1
+    guard Recording.recordsTape else { return }
     let open = state.stack.base[state.stack.count]
     let tapeIndex = Int(truncatingIfNeeded: open & 0xFFFF_FFFF)
     let childCount = (open >> 32) & 0x7FFF_FFFF
@@ -258,6 +264,11 @@ struct Scanner {
       return try scanKeyOtherwise(afterComma: afterComma)
     }
     let offset = index
+    guard Recording.recordsTape else {
+      _ = try scanStringBytes()
+      try scanColon()
+      return true
+    }
     let id: UInt32
     if let predicted = state.keys.predictedKey(in: base, at: index + 1, end: end) {
       id = predicted.id
@@ -272,7 +283,10 @@ struct Scanner {
         id = state.keys.intern(base + span.start, length: span.length)
       }
     }
-    try recordKey(id, at: offset)
+    // As `recordKey`, written out: the specialised scan does not inline it here.
+    state.tape.append(TapeEntry(.key, offset: offset, payload: UInt64(id)))
+    state.keyStack.append(state.keys.canonicalIDs[Int(id)])
+    try scanColon()
     return true
   }
 
@@ -282,6 +296,12 @@ struct Scanner {
     state.tape.append(TapeEntry(.key, offset: offset, payload: UInt64(id)))
     // Duplicates are found among Swift-equal keys, not byte-equal ones.
     state.keyStack.append(state.keys.canonicalIDs[Int(id)])
+    try scanColon()
+  }
+
+  /// Scans the `:` after a key and the whitespace after it.
+  @inline(__always)
+  mutating func scanColon() throws(ScanFailure) {
     // Most keys have their ':' right after them: look for it before any whitespace.
     if index >= end || base[index] != UInt8(ascii: ":") {
       try skipWhitespace()
@@ -309,7 +329,7 @@ struct Scanner {
     else {
       throw ScanFailure(.invalidLiteral, "invalid literal, expected '\(spelling)'", at: index)
     }
-    state.tape.append(TapeEntry(kind, offset: index, payload: 0))
+    if Recording.recordsTape { state.tape.append(TapeEntry(kind, offset: index, payload: 0)) }
     index += length
   }
 
@@ -413,17 +433,23 @@ struct Scanner {
     var start: Int
     var length: Int
     var inArena: Bool
+    /// Whether the bytes are in the input and every one is below 0x80.
+    var isASCII = false
   }
 
   @inline(__always)
   private mutating func scanString() throws(ScanFailure) {
     let offset = index
     let span = try scanStringBytes()
+    guard Recording.recordsTape else { return }
     if span.inArena {
       state.tape.append(
         TapeEntry(.string, flags: TapeEntry.inArena, offset: offset, payload: UInt64(span.start)))
     } else {
-      state.tape.append(TapeEntry(.string, offset: offset, payload: UInt64(span.length)))
+      state.tape.append(
+        TapeEntry(
+          .string, flags: span.isASCII ? TapeEntry.isASCII : 0, offset: offset,
+          payload: UInt64(span.length)))
     }
   }
 
@@ -435,18 +461,23 @@ struct Scanner {
   mutating func scanStringBytes() throws(ScanFailure) -> StringSpan {
     let quote = index
     var position = index + 1
+    // Until a byte of 0x80 or more is met: the run of plain bytes then ends
+    // before it, so the closing quote is found on the first turn or not at all.
+    var isASCII = true
     while true {
       position = ScanPrimitives.skipPlainStringBytes(base, from: position, end: end)
       guard position < end else { throw unterminatedString(quote) }
       let byte = base[position]
       if byte == UInt8(ascii: "\"") {
         index = position + 1
-        return StringSpan(start: quote + 1, length: position - quote - 1, inArena: false)
+        return StringSpan(
+          start: quote + 1, length: position - quote - 1, inArena: false, isASCII: isASCII)
       }
       if byte == UInt8(ascii: "\\") {
         return try scanStringIntoArena(quote: quote, from: position)
       }
       if byte < 0x20 { throw controlCharacter(at: position) }
+      isASCII = false
       // Text in most scripts is a run of multibyte sequences: skip those
       // that need no scalar-level check, then validate the rest one
       // sequence after another before going back to the ASCII scan.
@@ -471,10 +502,12 @@ struct Scanner {
     -> StringSpan
   {
     let start = state.arena.count
-    let prefix = firstSpecial - quote - 1
-    let destination = state.arena.reserve(8 + prefix)
-    (destination + 8).update(from: base + quote + 1, count: prefix)
-    state.arena.count += 8 + prefix
+    if Recording.recordsTape {
+      let prefix = firstSpecial - quote - 1
+      let destination = state.arena.reserve(8 + prefix)
+      (destination + 8).update(from: base + quote + 1, count: prefix)
+      state.arena.count += 8 + prefix
+    }
     var position = firstSpecial
     while true {
       let runEnd = ScanPrimitives.skipPlainStringBytes(base, from: position, end: end)
@@ -534,7 +567,7 @@ struct Scanner {
     default:
       return try decodeEscapeOtherwise(at: position)
     }
-    state.arena.append(simple)
+    if Recording.recordsTape { state.arena.append(simple) }
     return position + 2
   }
 
@@ -605,20 +638,23 @@ struct Scanner {
   /// closing quote at `position`.
   @inline(__always)
   mutating func finishArenaString(start: Int, closingQuoteAt position: Int) -> StringSpan {
+    index = position + 1
+    guard Recording.recordsTape else { return StringSpan(start: 0, length: 0, inArena: true) }
     let length = state.arena.count - start - 8
     UnsafeMutableRawPointer(state.arena.base + start).storeBytes(
       of: UInt64(length), as: UInt64.self)
-    index = position + 1
     return StringSpan(start: start, length: length, inArena: true)
   }
 
   @inline(__always)
   mutating func appendToArena(_ bytes: UnsafePointer<UInt8>, count: Int) {
+    guard Recording.recordsTape else { return }
     state.arena.reserve(count).update(from: bytes, count: count)
     state.arena.count += count
   }
 
   mutating func appendScalarToArena(_ scalar: UInt32) {
+    guard Recording.recordsTape else { return }
     let destination = state.arena.reserve(4)
     state.arena.count += ScanPrimitives.encodeUTF8(scalar, into: destination)
   }
@@ -694,6 +730,8 @@ struct Scanner {
 
     if isInteger {
       if digits <= 19 || DecimalDigits.fitsUInt64(base + integerStart, count: digits) {
+        // A negative one may still be out of range: only past Int64.min.
+        if !Recording.recordsTape, !negative || digits < 19 { return }
         if digits > 19 {
           significand = DecimalDigits.parseUInt64(base + integerStart, count: digits)
         }
@@ -703,12 +741,17 @@ struct Scanner {
           return
         }
         if significand == 0 {
-          state.tape.append(TapeEntry(.double, offset: start, payload: (-0.0 as Double).bitPattern))
+          if Recording.recordsTape {
+            state.tape.append(
+              TapeEntry(.double, offset: start, payload: (-0.0 as Double).bitPattern))
+          }
           return
         }
         if significand <= UInt64(Int64.max) + 1 {
           let value = 0 &- significand  // two's complement of the magnitude
-          state.tape.append(TapeEntry(.int, offset: start, payload: value))
+          if Recording.recordsTape {
+            state.tape.append(TapeEntry(.int, offset: start, payload: value))
+          }
           return
         }
       }
@@ -717,10 +760,17 @@ struct Scanner {
           .integerOutOfRange,
           "the integer does not fit \(negative ? "Int64" : "UInt64")", at: start)
       }
-      state.tape.append(TapeEntry(.bigInteger, offset: start, payload: UInt64(position - start)))
+      if Recording.recordsTape {
+        state.tape.append(TapeEntry(.bigInteger, offset: start, payload: UInt64(position - start)))
+      }
       return
     }
 
+    // Below 10^19 times at most 10^280, above 10^-280: neither overflow nor
+    // underflow is possible, and validation needs no value.
+    if !Recording.recordsTape, digits <= 19, (-280...280).contains(exponent - fractionDigits) {
+      return
+    }
     let text = UnsafeRawBufferPointer(start: base + start, count: position - start)
     let outcome =
       digits <= 19
@@ -728,7 +778,8 @@ struct Scanner {
         significand: significand, exponent: exponent - fractionDigits, negative: negative,
         truncated: false, text: text)
       : DecimalToDouble.convert(text: text)
-    state.tape.append(try doubleEntry(outcome, at: start))
+    let entry = try doubleEntry(outcome, at: start)
+    if Recording.recordsTape { state.tape.append(entry) }
   }
 
   /// The tape entry of a converted Double, or the error for one beyond
@@ -796,6 +847,29 @@ struct Scanner {
   static func hex(_ scalar: UInt32) -> String {
     let digits = String(scalar, radix: 16, uppercase: true)
     return "U+" + String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+  }
+}
+
+extension Scanner where Recording == TapeRecording {
+  /// Scans `input` onto the tape of `context`, replacing what was there.
+  /// On return the root value is entry 0.
+  @inline(__always)
+  static func scan(
+    _ input: UnsafeRawBufferPointer, into context: ScanContext, configuration: ScanConfiguration
+  ) throws(JKParseError) {
+    try run(input, into: context, configuration: configuration)
+  }
+}
+
+extension Scanner where Recording == NoRecording {
+  /// Checks `input` as ``Scanner/scan(_:into:configuration:)`` would, with the
+  /// same answer and the same error, writing nothing but the stack of open
+  /// containers of `context`.
+  @inline(__always)
+  static func validate(
+    _ input: UnsafeRawBufferPointer, with context: ScanContext, configuration: ScanConfiguration
+  ) throws(JKParseError) {
+    try run(input, into: context, configuration: configuration)
   }
 }
 

@@ -50,7 +50,13 @@ struct Tape {
   func string(_ entry: TapeEntry) -> String {
     let bytes = stringBytes(entry)
     if #available(macOS 26, iOS 26, watchOS 26, tvOS 26, visionOS 26, *) {
-      return Tape.validatedString(bytes)
+      // The scanner knows whether a string in the input is ASCII; only
+      // one unescaped into the arena needs its bytes read again.
+      let flags = entry.flags
+      let isASCII =
+        flags & TapeEntry.inArena == 0
+        ? flags & TapeEntry.isASCII != 0 : Tape.isASCII(bytes)
+      return Tape.validatedString(bytes, isASCII: isASCII)
     }
     return String(decoding: bytes, as: UTF8.self)
   }
@@ -60,10 +66,10 @@ struct Tape {
   /// single cost of decoding text-heavy documents such as twitter.json.
   @available(macOS 26, iOS 26, watchOS 26, tvOS 26, visionOS 26, *)
   @inline(__always)
-  static func validatedString(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+  static func validatedString(_ bytes: UnsafeBufferPointer<UInt8>, isASCII: Bool) -> String {
     // The flag must be right, not merely safe: a `String` marked non-ASCII
     // compares and indexes on slower paths for its whole life.
-    String(copying: UTF8Span(unchecked: bytes.span, isKnownASCII: isASCII(bytes)))
+    String(copying: UTF8Span(unchecked: bytes.span, isKnownASCII: isASCII))
   }
 
   /// Whether every byte of `bytes` is below 0x80, eight at a time.

@@ -20,6 +20,9 @@
 /// | array       | child count in the high 32 bits, and in the low 32 bits    |
 /// | object      | the index of the first entry after the container           |
 ///
+/// The flags are the kind's: a string's `inArena` (1) and `isASCII` (2), an
+/// object's `hasDuplicateKeys` (1), a number's `json5Number` (1).
+///
 /// An object's children alternate key, value. There are no end entries: the
 /// value after index `i` starts at `i + 1` for scalars and at the container's
 /// recorded end otherwise, which is how a consumer skips an unwanted value in
@@ -57,6 +60,10 @@ struct TapeEntry: BitwiseCopyable, Equatable {
 
   /// Flag of a string whose unescaped bytes are in the arena.
   static let inArena: UInt8 = 1
+  /// Flag of a string whose bytes are in the input (no `inArena`) and all
+  /// below 0x80. A string in the input without it holds a byte of 0x80 or
+  /// more; one in the arena may be either (an escape can spell ASCII).
+  static let isASCII: UInt8 = 2
   /// Flag of an object in which some key occurs more than once.
   static let hasDuplicateKeys: UInt8 = 1
   /// Flag of a number written in JSON5's syntax (hexadecimal, an explicit

@@ -128,7 +128,7 @@ extension JSONValue {
   ) throws(JKParseError) {
     try InputBytes.with(text) { bytes in
       Result { () throws(JKParseError) in
-        try scan(InputText(utf8: bytes), options: options, maxDepth: maxDepth) { _, _ in }
+        try check(InputText(utf8: bytes), options: options, maxDepth: maxDepth)
       }
     }.get()
   }
@@ -139,7 +139,7 @@ extension JSONValue {
     decompression: JKDecompression = .gzip
   ) throws(JKParseError) {
     try InputText.withText(buffer, decompression) { text throws(JKParseError) in
-      try scan(text, options: options, maxDepth: maxDepth) { _, _ in }
+      try check(text, options: options, maxDepth: maxDepth)
     }
   }
 
@@ -177,6 +177,29 @@ extension JSONValue {
     }
   }
 
+  /// Validates without recording anything: no tape, no arena, no keys,
+  /// only the stack of open containers, so that memory does not grow with
+  /// the input. The answer and any error are parsing's.
+  private static func check(_ text: InputText, options: JKParseOptions, maxDepth: Int)
+    throws(JKParseError)
+  {
+    let pool = ScanContextPool.shared
+    let context = pool.take()
+    defer { pool.give(context) }
+    do {
+      try Scanner.validate(
+        text.utf8, with: context, configuration: configuration(options, maxDepth))
+    } catch {
+      throw text.relocated(error)
+    }
+  }
+
+  private static func configuration(_ options: JKParseOptions, _ maxDepth: Int)
+    -> ScanConfiguration
+  {
+    ScanConfiguration(options: options, maxDepth: Swift.min(maxDepth, maxDepthLimit))
+  }
+
   /// Scans with a context from the shared pool, whose key cache makes each
   /// distinct key's `String` once.
   private static func scan<R>(
@@ -186,8 +209,7 @@ extension JSONValue {
     let pool = ScanContextPool.shared
     let context = pool.take()
     defer { pool.give(context) }
-    let configuration = ScanConfiguration(
-      options: options, maxDepth: Swift.min(maxDepth, maxDepthLimit))
+    let configuration = configuration(options, maxDepth)
     do {
       try Scanner.scan(text.utf8, into: context, configuration: configuration)
     } catch {
