@@ -80,7 +80,7 @@ extension JSONValue {
   static func validate(utf8 bytes: UnsafeRawBufferPointer, options: JKParseOptions, maxDepth: Int)
     throws(JKParseError)
   {
-    try scan(InputText(utf8: bytes), options: options, maxDepth: maxDepth) { _, _ in }
+    try check(InputText(utf8: bytes), options: options, maxDepth: maxDepth)
   }
 
   /// Parses JSON bytes in memory the caller owns; nothing refers to the
