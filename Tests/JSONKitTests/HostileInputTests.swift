@@ -275,15 +275,16 @@ struct HostileInputTests {
     let size = bytes.count
     let measured = SanitizerScale.current == 1
     // Other tests run alongside this one and allocate too (up to about
-    // 80 MB at once has been seen). What stays behind is still far below
-    // the tape's 2.8 times the input that a kept tape would hold.
-    let slack = 64 << 20
+    // 80 MB at once has been seen). Peaks and what stays behind are still
+    // told apart from memory that grows faster than the input, or from a
+    // kept tape (2.8 times the input).
+    let slack = 128 << 20
 
     var base = ResidentMemory.resetPeak()
     try JSONValue.validate(bytes)
     if measured {
       #expect(ResidentMemory.peak - base < 4 * size + slack)
-      #expect(ResidentMemory.current - base < size / 4 + slack)
+      #expect(ResidentMemory.current - base < size / 4 + slack / 2)
     }
 
     base = ResidentMemory.resetPeak()
@@ -294,7 +295,7 @@ struct HostileInputTests {
     }
     if measured {
       #expect(ResidentMemory.peak - base < 6 * size + slack)
-      #expect(ResidentMemory.current - base < size / 4 + slack)
+      #expect(ResidentMemory.current - base < size / 4 + slack / 2)
     }
 
     base = ResidentMemory.resetPeak()
@@ -307,7 +308,7 @@ struct HostileInputTests {
     }
     if measured {
       #expect(ResidentMemory.peak - base < 5 * size + slack)
-      #expect(ResidentMemory.current - base < size / 4 + slack)
+      #expect(ResidentMemory.current - base < size / 4 + slack / 2)
     }
   }
 
