@@ -17,7 +17,6 @@ struct ConcurrentRequestTests {
       // VaporTesting's live mode starts and stops the server for each
       // request, so concurrent requests need the server started here.
       try await app.server.start(address: .hostname("127.0.0.1", port: 0))
-      defer { app.server.shutdown() }
       let port = try #require(app.http.server.shared.localAddress?.port)
       let client = app.client
       let results = try await withThrowingTaskGroup(of: (Int, Order?).self) { group in
@@ -32,6 +31,7 @@ struct ConcurrentRequestTests {
         }
         return try await group.reduce(into: [:]) { $0[$1.0] = $1.1 }
       }
+      await app.server.shutdown()
       #expect(results.count == 50)
       for (number, order) in results {
         #expect(order == Order.sample(number))

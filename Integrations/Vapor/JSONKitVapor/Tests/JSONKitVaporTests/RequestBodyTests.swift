@@ -18,7 +18,8 @@ struct RequestBodyTests {
       ) { response in
         #expect(response.status == .ok)
         #expect(response.headers.first(name: "Content-Type") == "application/json; charset=utf-8")
-        #expect(try vaporDecoder().decode(Order.self, from: Data(buffer: response.body)) == order)
+        #expect(
+          (try? vaporDecoder().decode(Order.self, from: Data(buffer: response.body))) == order)
       }
     }
   }
@@ -43,7 +44,7 @@ struct RequestBodyTests {
         body: ByteBuffer(data: try foundation.encode(order))
       ) { response in
         #expect(response.status == .ok)
-        #expect(Data(buffer: response.body) == (try foundation.encode(order)))
+        #expect(Data(buffer: response.body) == (try? foundation.encode(order)))
       }
     }
   }
@@ -59,8 +60,8 @@ struct RequestBodyTests {
         #expect(
           reason
             == "Data corrupted at path ''. The given data was not valid JSON. Underlying error: "
-            + "Unexpected character 'x' around line 3, column 15 (byte offset 27) near "
-            + "\"customer\": x.")
+            + "Expected a value, found 'x' around line 3, column 15 (byte offset 27) near "
+            + "  \"customer\": x.")
       }
     }
   }
@@ -95,7 +96,7 @@ struct RequestBodyTests {
       try await server.test(.POST, "orders", headers: jsonHeaders(), body: body(text)) {
         response in
         #expect(response.status == .badRequest)
-        #expect(try reason(of: response) == foundationReason)
+        #expect((try? reason(of: response)) == foundationReason)
       }
     }
   }
@@ -159,7 +160,8 @@ struct RequestBodyTests {
         .POST, "orders", headers: ["Content-Type": "application/json; charset=utf-16"], body: bytes
       ) { response in
         #expect(response.status == .ok)
-        #expect(try vaporDecoder().decode(Order.self, from: Data(buffer: response.body)) == order)
+        #expect(
+          (try? vaporDecoder().decode(Order.self, from: Data(buffer: response.body))) == order)
       }
     }
   }
@@ -169,13 +171,15 @@ struct RequestBodyTests {
     let order = Order.sample(4)
     let gzip = JKEncoder()
     gzip.compression = .gzip
+    gzip.dateEncodingStrategy = .iso8601
     try await withLiveApp(routes: echoOrders) { server in
       try await server.test(
         .POST, "orders", headers: jsonHeaders([("Content-Encoding", "gzip")]),
         body: ByteBuffer(data: try gzip.encode(order))
       ) { response in
         #expect(response.status == .ok)
-        #expect(try vaporDecoder().decode(Order.self, from: Data(buffer: response.body)) == order)
+        #expect(
+          (try? vaporDecoder().decode(Order.self, from: Data(buffer: response.body))) == order)
       }
     }
   }
@@ -191,7 +195,7 @@ struct RequestBodyTests {
         .POST, "orders", headers: jsonHeaders(), body: ByteBuffer(data: bytes)
       ) { response in
         #expect(response.status == .badRequest)
-        #expect(try reason(of: response).contains("not valid JSON"))
+        #expect((try? reason(of: response))?.contains("not valid JSON") == true)
       }
     }
   }
