@@ -11,7 +11,7 @@ let package = Package(
   dependencies: [
     // Named, because a path dependency's identity is otherwise its directory's name,
     // which depends on where the repository was cloned.
-    .package(name: "JSONKit", path: "../../.."),
+    .package(name: "JSONKit", path: "../.."),
     .package(url: "https://github.com/vapor/vapor.git", from: "4.0.0"),
     .package(url: "https://github.com/apple/swift-nio.git", from: "2.0.0"),
   ],
