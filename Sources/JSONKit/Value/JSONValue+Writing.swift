@@ -19,9 +19,7 @@ extension JSONValue {
   public func jsonBytes(options: JKOutputFormatting = [], compression: JKCompression = .none)
     throws -> [UInt8]
   {
-    var writer = ByteWriter(options: options)
-    try JSONValueWriter.write(self, into: &writer)
-    return writer.compressed(compression).finishBytes()
+    try jsonWriter(options: options).compressed(compression).finishBytes()
   }
 
   /// The value as UTF-8 JSON text in `Data`, gzip-compressed if
@@ -37,9 +35,7 @@ extension JSONValue {
   public func jsonData(options: JKOutputFormatting = [], compression: JKCompression = .none)
     throws -> Data
   {
-    var writer = ByteWriter(options: options)
-    try JSONValueWriter.write(self, into: &writer)
-    return writer.compressed(compression).finishData()
+    try jsonWriter(options: options).compressed(compression).finishData()
   }
 
   /// The value as JSON text in a `String`; see ``jsonBytes(options:compression:)``.
@@ -47,9 +43,20 @@ extension JSONValue {
   /// - Throws: `EncodingError.invalidValue` for a `.double` that is NaN or
   ///   infinite, or a string holding U+0000 or a noncharacter.
   public func jsonString(options: JKOutputFormatting = []) throws -> String {
-    var writer = ByteWriter(options: options)
+    try jsonWriter(options: options).finishString()
+  }
+
+  /// The value's text, in a buffer that starts as large as the last value
+  /// written with the same layout, as the encoder's does for a type (see
+  /// ``OutputSizeHints``): written without growing, when values are alike.
+  private func jsonWriter(options: JKOutputFormatting) throws -> ByteWriter {
+    let isPretty = options.contains(.prettyPrinted)
+    var writer = ByteWriter(
+      options: options,
+      capacity: OutputSizeHints.shared.capacity(for: JSONValue.self, isPretty: isPretty))
     try JSONValueWriter.write(self, into: &writer)
-    return writer.finishString()
+    OutputSizeHints.shared.note(writer.count, for: JSONValue.self, isPretty: isPretty)
+    return writer
   }
 
   /// `string` as a JSON string literal, quotes included, escaped as
