@@ -556,6 +556,59 @@ extension EncoderSemanticsTests {
 }
 
 extension EncoderSemanticsTests {
+  /// Writes an object whose keys are not in sorted order, then a value
+  /// that writes such objects, nested three deep, and fails; the error is
+  /// caught, and only scalars are written after it (see ``CatchesErrors``).
+  /// With `handsOver`, they go into a container asked for before the
+  /// failed value, so that the rest is encoded in tree form.
+  struct CatchesFailedReorderedObjects: Encodable {
+    var handsOver: Bool
+
+    struct FailsAfterNestedObjects: Encodable {
+      func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: TestKey.self)
+        var inner = container.nestedContainer(
+          keyedBy: TestKey.self, forKey: TestKey(stringValue: "m"))
+        try inner.encode(1, forKey: TestKey(stringValue: "z"))
+        var innermost = inner.nestedContainer(
+          keyedBy: TestKey.self, forKey: TestKey(stringValue: "y"))
+        try innermost.encode(1, forKey: TestKey(stringValue: "d"))
+        try innermost.encode(2, forKey: TestKey(stringValue: "c"))
+        try container.encode(["k": 1, "b": 2], forKey: TestKey(stringValue: "l"))
+        try container.encode(Double.nan, forKey: TestKey(stringValue: "a"))
+      }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: TestKey.self)
+      try container.encode(["q": 1, "p": 2], forKey: TestKey(stringValue: "s"))
+      var later =
+        handsOver
+        ? container.nestedContainer(keyedBy: TestKey.self, forKey: TestKey(stringValue: "e"))
+        : nil
+      try? container.encode(FailsAfterNestedObjects(), forKey: TestKey(stringValue: "f"))
+      try later?.encode(3, forKey: TestKey(stringValue: "y"))
+      try later?.encode(4, forKey: TestKey(stringValue: "x"))
+      try container.encode(5, forKey: TestKey(stringValue: "d"))
+    }
+  }
+
+  @Test func aFailedValuesReorderedObjectsLeaveNoTraceInSortedOutput() throws {
+    let encoder = JKEncoder()
+    encoder.outputFormatting = .sortedKeys
+    for handsOver in [false, true] {
+      try expectSameAsFoundation(CatchesFailedReorderedObjects(handsOver: handsOver))
+    }
+    let streamed = try encoder.encode(CatchesFailedReorderedObjects(handsOver: false))
+    #expect(String(decoding: streamed, as: UTF8.self) == #"{"d":5,"s":{"p":2,"q":1}}"#)
+    let handedOver = try encoder.encode(CatchesFailedReorderedObjects(handsOver: true))
+    #expect(
+      String(decoding: handedOver, as: UTF8.self)
+        == #"{"d":5,"e":{"x":4,"y":3},"s":{"p":2,"q":1}}"#)
+  }
+}
+
+extension EncoderSemanticsTests {
   /// Asks for a nested container under a key that already holds an object
   /// or array, in the ways Foundation merges the two.
   struct NestedTwice: Encodable {
