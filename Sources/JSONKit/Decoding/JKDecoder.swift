@@ -62,6 +62,15 @@ public final class JKDecoder: @unchecked Sendable {
   /// Creates a decoder with Foundation's defaults and strict parsing.
   public init() {}
 
+  /// A new JKDecoder with all of this one's settings (strategies, options,
+  /// limits, `userInfo`), to change without changing this one: for
+  /// example, a per-request variant of a JKDecoder that requests share.
+  public func copy() -> JKDecoder {
+    let copy = JKDecoder()
+    copy.storedOptions = withOptions { $0 }
+    return copy
+  }
+
   private func withOptions<R>(_ body: (inout Options) -> R) -> R {
     lock.lock()
     defer { lock.unlock() }

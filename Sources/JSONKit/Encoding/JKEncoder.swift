@@ -60,6 +60,15 @@ public final class JKEncoder: @unchecked Sendable {
   /// Creates an encoder with Foundation's defaults.
   public init() {}
 
+  /// A new JKEncoder with all of this one's settings (strategies, options,
+  /// limits, `userInfo`), to change without changing this one: for
+  /// example, a per-request variant of a JKEncoder that requests share.
+  public func copy() -> JKEncoder {
+    let copy = JKEncoder()
+    copy.storedOptions = withOptions { $0 }
+    return copy
+  }
+
   private func withOptions<R>(_ body: (inout Options) -> R) -> R {
     lock.lock()
     defer { lock.unlock() }

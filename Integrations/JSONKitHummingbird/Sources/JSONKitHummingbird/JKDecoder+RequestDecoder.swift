@@ -68,15 +68,7 @@ extension JKDecoder: @retroactive RequestDecoder {
     else {
       return self
     }
-    let copy = JKDecoder()
-    copy.keyDecodingStrategy = keyDecodingStrategy
-    copy.dateDecodingStrategy = dateDecodingStrategy
-    copy.dataDecodingStrategy = dataDecodingStrategy
-    copy.nonConformingFloatDecodingStrategy = nonConformingFloatDecodingStrategy
-    copy.userInfo = userInfo
-    copy.parseOptions = parseOptions
-    copy.assumesTopLevelDictionary = assumesTopLevelDictionary
-    copy.maxDepth = maxDepth
+    let copy = self.copy()
     copy.decompression = .gzip(maxInflatedSize: limit)
     return copy
   }

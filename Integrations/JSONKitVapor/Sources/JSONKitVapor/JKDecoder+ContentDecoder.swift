@@ -58,14 +58,7 @@ extension JKDecoder: @retroactive ContentDecoder {
   /// A decoder with this one's settings, `userInfo` merged over its own,
   /// that reads gzip as the bytes it is.
   private func copy(mergingUserInfo userInfo: [CodingUserInfoKey: any Sendable]) -> JKDecoder {
-    let copy = JKDecoder()
-    copy.keyDecodingStrategy = keyDecodingStrategy
-    copy.dateDecodingStrategy = dateDecodingStrategy
-    copy.dataDecodingStrategy = dataDecodingStrategy
-    copy.nonConformingFloatDecodingStrategy = nonConformingFloatDecodingStrategy
-    copy.parseOptions = parseOptions
-    copy.maxDepth = maxDepth
-    copy.assumesTopLevelDictionary = assumesTopLevelDictionary
+    let copy = self.copy()
     copy.decompression = .disabled
     copy.userInfo = self.userInfo.merging(userInfo) { $1 }
     return copy

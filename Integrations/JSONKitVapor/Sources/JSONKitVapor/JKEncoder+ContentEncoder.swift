@@ -48,14 +48,7 @@ extension JKEncoder: @retroactive ContentEncoder {
 
   /// An encoder with this one's settings, `userInfo` merged over its own.
   private func copy(mergingUserInfo userInfo: [CodingUserInfoKey: any Sendable]) -> JKEncoder {
-    let copy = JKEncoder()
-    copy.outputFormatting = outputFormatting
-    copy.keyEncodingStrategy = keyEncodingStrategy
-    copy.dateEncodingStrategy = dateEncodingStrategy
-    copy.dataEncodingStrategy = dataEncodingStrategy
-    copy.nonConformingFloatEncodingStrategy = nonConformingFloatEncodingStrategy
-    copy.maxDepth = maxDepth
-    copy.compression = compression
+    let copy = self.copy()
     copy.userInfo = self.userInfo.merging(userInfo) { $1 }
     return copy
   }
