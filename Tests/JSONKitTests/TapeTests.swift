@@ -201,6 +201,42 @@ struct KeyCacheTests {
     }
   }
 
+  /// A key the prediction misses is found by the hash taken while its end
+  /// is looked for, which must equal the hash of its bytes alone, at every
+  /// length and whatever follows it.
+  @Test func plainKeysAreFoundInAnyOrder() throws {
+    var cache = KeyCache()
+    let keys = (0...40).map { length in (0..<length).map { UInt8(ascii: "a") + UInt8($0 % 26) } }
+    let ids = keys.map { key in
+      (key + [0]).withUnsafeBufferPointer { cache.intern($0.baseAddress!, length: key.count) }
+    }
+    for (key, id) in zip(keys, ids).reversed() {
+      for after in [#"":1}"#, #"" : "x", "y":2}          "#, "\"\u{0}\u{FF}\"\\"] {
+        let input = key + Array(after.utf8)
+        let found = input.withUnsafeBufferPointer {
+          cache.knownPlainKey(in: $0.baseAddress!, at: 0, end: $0.count)
+        }
+        // Found unless the quote is among the input's last eight bytes.
+        if key.count + 8 <= input.count {
+          #expect(found?.id == id && found?.length == key.count, "\(key.count) \(after)")
+        } else {
+          #expect(found == nil || (found?.id == id && found?.length == key.count))
+        }
+      }
+    }
+    // Keys not interned, keys with escapes or non-ASCII bytes, and text
+    // with no closing quote are left to the full scan.
+    for text in [
+      #"abcdefghijX": 1, "#, #"ab\u0063": 1, "#, "abcdé\": 1, ", "abcdefghijklmnopqrstu",
+    ] {
+      let input = Array(text.utf8)
+      let found = input.withUnsafeBufferPointer {
+        cache.knownPlainKey(in: $0.baseAddress!, at: 0, end: $0.count)
+      }
+      #expect(found == nil, "\(text)")
+    }
+  }
+
   /// One decoder scans document after document with one warm context, so
   /// each key is predicted from the key that followed its predecessor before.
   @Test func predictedKeysThatDoNotFollowAreReadInFull() throws {

@@ -1,4 +1,6 @@
+import BenchmarkSupport
 import Foundation
+import JSONKitCorpus
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 do {
@@ -12,6 +14,13 @@ do {
     try ValidateWork.runChild(Array(arguments.dropFirst()))
   } else if arguments.first == "--value-probe" {
     try ValueWork.runChild(Array(arguments.dropFirst()))
+  } else if arguments.first == "--write-variant" {
+    // `--write-variant VARIANT FILE`: the variant's bytes, for profiling one decode by
+    // hand with `--instruction-probe` under callgrind or perf.
+    guard arguments.count == 3,
+      let variant = CorpusVariant.all.first(where: { $0.name == arguments[1] })
+    else { throw ProbeFailure(message: "usage: --write-variant VARIANT FILE") }
+    try variant.data(in: BenchmarkData.directory).write(to: URL(fileURLWithPath: arguments[2]))
   } else {
     try Comparison(CompareOptions(arguments)).run()
   }

@@ -86,17 +86,65 @@ struct KeyCache {
     return (predicted, length)
   }
 
+  /// The id of a key already interned, found by hashing whatever the order
+  /// of keys, if the input at `start` (just after a key's opening quote)
+  /// spells it in plain ASCII without escapes and closes it with a quote
+  /// before the input's last eight bytes: its id and the length of its bytes.
+  ///
+  /// One pass finds the closing quote and hashes the key eight bytes at a
+  /// time, so a key that the prediction missed (keys sorted, shuffled, or in
+  /// another order than last time) costs one probe and one comparison more
+  /// than a predicted one, not a second scan. Plain ASCII bytes need no
+  /// validation, and a hit is decided by comparing all of them.
+  @inline(__always)
+  mutating func knownPlainKey(
+    in input: UnsafePointer<UInt8>, at start: Int, end: Int
+  ) -> (id: UInt32, length: Int)? {
+    let raw = UnsafeRawPointer(input)
+    var state = Self.hashSeed
+    var position = start
+    while position + 8 <= end {
+      let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: position, as: UInt64.self))
+      let special = ScanPrimitives.specialByteMask(word)
+      if special == 0 {
+        state = Self.mix(state, word)
+        position += 8
+        continue
+      }
+      let offset = special.trailingZeroBitCount >> 3
+      guard input[position + offset] == UInt8(ascii: "\"") else { return nil }
+      // The bytes before the quote, as the key's last word: the lanes from
+      // the quote on are cleared.
+      let tail = offset == 0 ? 0 : word & (UInt64.max >> (64 - 8 * offset))
+      let length = position + offset - start
+      let hash = Self.finish(state, tail: tail, length: length)
+      guard let found = table.id(of: input + start, length: length, hash: hash) else { return nil }
+      // Bytes equal to plain ASCII input hold no quote, backslash or control
+      // character: the key is verbatim.
+      let id = UInt32(truncatingIfNeeded: found)
+      follow(with: id)
+      return (id, length)
+    }
+    return nil
+  }
+
   /// The id of the key whose UTF-8 bytes are `key[0..<length]`, adding it if new.
   @inline(__always)
   mutating func intern(_ key: UnsafePointer<UInt8>, length: Int) -> UInt32 {
     let id = lookUp(key, length: length)
+    follow(with: id)
+    return id
+  }
+
+  /// Records that `id` came next, for the prediction.
+  @inline(__always)
+  private mutating func follow(with id: UInt32) {
     if previous == Self.noKey {
       firstKey = id
     } else {
       records[Int(previous)].successor = id
     }
     previous = id
-    return id
   }
 
   @inline(__always)
@@ -128,36 +176,62 @@ struct KeyCache {
 
   /// A fast, well-mixing hash of a short byte string (keys are mostly under
   /// 16 bytes); its quality matters only for speed, never for correctness.
+  ///
+  /// Whole little-endian words are mixed in order, then the last zero to
+  /// seven bytes as one word whose missing lanes are zero, then the length:
+  /// so that ``knownPlainKey(in:at:end:)`` can hash a key while it looks for
+  /// the key's end, before it knows the length.
   @inline(__always)
   static func hash(_ key: UnsafePointer<UInt8>, length: Int) -> UInt32 {
     let raw = UnsafeRawPointer(key)
-    var state = UInt64(truncatingIfNeeded: length) &* 0x9E37_79B9_7F4A_7C15
+    var state = hashSeed
     var index = 0
     while index + 8 <= length {
-      state =
-        (state ^ UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)))
-        &* 0xBF58_476D_1CE4_E5B9
-      state ^= state >> 31
+      state = mix(
+        state, UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)))
       index += 8
     }
-    if index < length {
-      var tail: UInt64 = 0
-      if length >= 8 {
-        // Overlap the last full word instead of reading byte by byte.
-        tail = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: length - 8, as: UInt64.self))
-      } else if length >= 4 {
-        // Two words that overlap, as ``ByteComparison`` reads them.
-        tail =
-          UInt64(UInt32(littleEndian: raw.loadUnaligned(as: UInt32.self))) << 32
-          | UInt64(
-            UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: length - 4, as: UInt32.self)))
-      } else {
-        tail = UInt64(key[0]) << 16 | UInt64(key[length >> 1]) << 8 | UInt64(key[length - 1])
-      }
-      state = (state ^ tail) &* 0x94D0_49BB_1331_11EB
+    let rest = length - index
+    let tail: UInt64
+    if rest == 0 {
+      tail = 0
+    } else if length >= 8 {
+      // The last full word, overlapping the one before, shifted down to the rest.
+      tail =
+        UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: length - 8, as: UInt64.self))
+        >> (64 - 8 * UInt64(rest))
+    } else if length >= 4 {
+      // Two words that overlap, as ``ByteComparison`` reads them.
+      tail =
+        UInt64(UInt32(littleEndian: raw.loadUnaligned(as: UInt32.self)))
+        | UInt64(
+          UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: length - 4, as: UInt32.self)))
+        << (8 * UInt64(length - 4))
+    } else {
+      tail =
+        UInt64(key[0]) | UInt64(key[length >> 1]) << (8 * UInt64(length >> 1))
+        | UInt64(key[length - 1]) << (8 * UInt64(length - 1))
     }
-    state ^= state >> 29
-    return UInt32(truncatingIfNeeded: state ^ (state >> 32))
+    return finish(state, tail: tail, length: length)
+  }
+
+  private static let hashSeed: UInt64 = 0x9E37_79B9_7F4A_7C15
+
+  /// One whole word of a key mixed into the hash.
+  @inline(__always)
+  private static func mix(_ state: UInt64, _ word: UInt64) -> UInt64 {
+    let mixed = (state ^ word) &* 0xBF58_476D_1CE4_E5B9
+    return mixed ^ (mixed >> 31)
+  }
+
+  /// The hash, from the state after the whole words, the last word (zero to
+  /// seven bytes, the missing lanes zero) and the length.
+  @inline(__always)
+  private static func finish(_ state: UInt64, tail: UInt64, length: Int) -> UInt32 {
+    var mixed = (state ^ tail) &* 0x94D0_49BB_1331_11EB
+    mixed ^= UInt64(truncatingIfNeeded: length) &* 0xD6E8_FEB8_6659_FD93
+    mixed ^= mixed >> 29
+    return UInt32(truncatingIfNeeded: mixed ^ (mixed >> 32))
   }
 }
 
