@@ -10,8 +10,9 @@
 /// ``AskedNames`` (the name asked for first in its objects), exactly:
 /// unlike a hash of the type's address, it cannot collide.
 ///
-/// Kept with a scan context (in ``KeyTables``) and so used by one decode at
-/// a time.
+/// The decoder's is kept with a scan context (in ``KeyTables``) and so used
+/// by one decode at a time; the encoder's, with ``KeyedEncodingContainerMaker``s,
+/// belongs to one encode's session.
 struct KeyTypes {
   /// Per key type, in the order met: its identity and its maker.
   private var types: [ObjectIdentifier] = []
@@ -30,10 +31,15 @@ struct KeyTypes {
 
   /// The index of key type `Key` and the maker of its containers;
   /// `newMaker` makes the maker for a key type not met before.
+  ///
+  /// One table holds one kind of maker for every key type (the decoder's
+  /// ``KeyedContainerMaker`` or the encoder's
+  /// ``KeyedEncodingContainerMaker``), so the maker kept for `Key` is always
+  /// a `Maker`.
   @inline(__always)
-  mutating func keyType<Key: CodingKey>(
-    _ key: Key.Type, _ newMaker: () -> KeyedContainerMaker<Key>
-  ) -> (index: Int, maker: KeyedContainerMaker<Key>) {
+  mutating func keyType<Key: CodingKey, Maker: AnyObject>(
+    _ key: Key.Type, _ newMaker: () -> Maker
+  ) -> (index: Int, maker: Maker) {
     let identifier = ObjectIdentifier(key)
     let mask = slots.count - 1
     var slot = Self.slot(of: identifier, mask: mask)
@@ -42,7 +48,7 @@ struct KeyTypes {
       if stored == 0 { break }
       if types[stored - 1] == identifier {
         // Only a maker for `Key` is ever kept under its identity.
-        return (stored - 1, unsafeDowncast(makers[stored - 1], to: KeyedContainerMaker<Key>.self))
+        return (stored - 1, unsafeDowncast(makers[stored - 1], to: Maker.self))
       }
       slot = (slot + 1) & mask
     }

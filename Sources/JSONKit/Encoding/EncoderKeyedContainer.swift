@@ -1,7 +1,14 @@
 /// A keyed container writing one JSON object.
-struct EncoderKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
+struct EncoderKeyedContainer<Key: CodingKey>: EncoderKeyedContainerMaking {
   let session: EncodingSession
   let container: Int
+
+  /// The maker of this type's containers, which the session keeps per key
+  /// type.
+  @inline(never)
+  static func maker() -> KeyedEncodingContainerMaker<Key> {
+    EncoderContainerMaker<Self>()
+  }
 
   var codingPath: [any CodingKey] {
     session.codingPath(ofContainer: container)
@@ -123,8 +130,7 @@ struct EncoderKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     keyedBy keyType: NestedKey.Type, forKey key: Key
   ) -> KeyedEncodingContainer<NestedKey> {
     let nested = session.openContainer(in: containerMember(key), isObject: true, isNested: true)
-    return KeyedEncodingContainer(
-      EncoderKeyedContainer<NestedKey>(session: session, container: nested))
+    return session.keyedContainer(nested, keyedBy: keyType)
   }
 
   mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {

@@ -119,8 +119,7 @@ struct EncoderUnkeyedContainer: UnkeyedEncodingContainer {
     keyedBy keyType: NestedKey.Type
   ) -> KeyedEncodingContainer<NestedKey> {
     let nested = session.openContainer(in: element(), isObject: true, isNested: true)
-    return KeyedEncodingContainer(
-      EncoderKeyedContainer<NestedKey>(session: session, container: nested))
+    return session.keyedContainer(nested, keyedBy: keyType)
   }
 
   mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {

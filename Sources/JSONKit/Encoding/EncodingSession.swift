@@ -75,6 +75,18 @@ final class EncodingSession {
     handedOver.initialize(to: nil)
   }
 
+  /// The makers of keyed containers, one per key type met in this encode
+  /// (see ``KeyedEncodingContainerMaker``).
+  @exclusivity(unchecked) private var keyTypes = KeyTypes()
+
+  /// A keyed container writing the object `container`, by keys of type `Key`.
+  @inline(__always)
+  func keyedContainer<Key: CodingKey>(_ container: Int, keyedBy key: Key.Type)
+    -> KeyedEncodingContainer<Key>
+  {
+    keyTypes.keyType(key) { EncoderKeyedContainer<Key>.maker() }.maker.container(self, container)
+  }
+
   deinit {
     streaming.deinitialize(count: 1)
     streaming.deallocate()

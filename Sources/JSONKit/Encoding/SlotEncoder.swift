@@ -16,9 +16,7 @@ struct SlotEncoder: Encoder, SingleValueEncodingContainer {
   }
 
   func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-    let container = session.openContainer(in: slot, isObject: true)
-    return KeyedEncodingContainer(
-      EncoderKeyedContainer<Key>(session: session, container: container))
+    session.keyedContainer(session.openContainer(in: slot, isObject: true), keyedBy: type)
   }
 
   func unkeyedContainer() -> any UnkeyedEncodingContainer {
