@@ -351,6 +351,12 @@ struct Scanner<Recording: ScanRecording> {
     while index < end {
       let byte = base[index]
       if byte == 0x20 {
+        // One space, as after a pretty printer's colons, needs no loop
+        // (unless what follows may be a comment or a Unicode newline).
+        if !extendedWhitespace, index + 1 < end, base[index + 1] > 0x20 {
+          index += 1
+          return
+        }
         // Indentation comes in runs of spaces: skip them eight at a time.
         index = ScanPrimitives.skipSpaces(base, from: index, end: end)
         continue
