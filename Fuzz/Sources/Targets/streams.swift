@@ -224,7 +224,13 @@ private func checkLines(_ outcome: Outcome, bytes: [UInt8], options: JKParseOpti
 }
 
 private func checkArray(_ outcome: Outcome, bytes: [UInt8], options: JKParseOptions) {
-  let whole = Result { () throws(JKParseError) in try JSONValue(parsing: bytes, options: options) }
+  // An array stream is UTF-8 text, never gzip or UTF-16, as a record is:
+  // the whole is parsed as UTF-8 too.
+  let whole = bytes.withUnsafeBytes { bytes in
+    Result { () throws(JKParseError) in
+      try JSONValue(parsingUTF8: bytes, options: options, maxDepth: 512)
+    }
+  }
   if outcome.error == nil {
     guard case .success(let value) = whole, let elements = value.arrayValue else {
       violated("a stream of array elements is a whole array")
