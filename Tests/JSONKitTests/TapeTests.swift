@@ -214,7 +214,7 @@ struct KeyCacheTests {
       for after in [#"":1}"#, #"" : "x", "y":2}          "#, "\"\u{0}\u{FF}\"\\"] {
         let input = key + Array(after.utf8)
         let found = input.withUnsafeBufferPointer {
-          cache.knownPlainKey(in: $0.baseAddress!, at: 0, end: $0.count)
+          cache.plainKey(in: $0.baseAddress!, at: 0, end: $0.count)
         }
         // Found unless the quote is among the input's last eight bytes.
         if key.count + 8 <= input.count {
@@ -224,14 +224,21 @@ struct KeyCacheTests {
         }
       }
     }
-    // Keys not interned, keys with escapes or non-ASCII bytes, and text
-    // with no closing quote are left to the full scan.
-    for text in [
-      #"abcdefghijX": 1, "#, #"ab\u0063": 1, "#, "abcdé\": 1, ", "abcdefghijklmnopqrstu",
-    ] {
+    // A key not seen before is added, as interning its bytes would add it.
+    let new = Array(#"abcdefghijX": 1, "#.utf8)
+    let added = new.withUnsafeBufferPointer {
+      cache.plainKey(in: $0.baseAddress!, at: 0, end: $0.count)
+    }
+    let addedID = try #require(added?.id)
+    #expect(added?.length == 11 && !ids.contains(addedID))
+    #expect(new.withUnsafeBufferPointer { cache.intern($0.baseAddress!, length: 11) } == addedID)
+    #expect(cache.strings[Int(addedID)] == "abcdefghijX")
+    // Keys with escapes or non-ASCII bytes, and text with no closing quote,
+    // are left to the full scan.
+    for text in [#"ab\u0063": 1, "#, "abcdé\": 1, ", "abcdefghijklmnopqrstu"] {
       let input = Array(text.utf8)
       let found = input.withUnsafeBufferPointer {
-        cache.knownPlainKey(in: $0.baseAddress!, at: 0, end: $0.count)
+        cache.plainKey(in: $0.baseAddress!, at: 0, end: $0.count)
       }
       #expect(found == nil, "\(text)")
     }

@@ -86,18 +86,20 @@ struct KeyCache {
     return (predicted, length)
   }
 
-  /// The id of a key already interned, found by hashing whatever the order
-  /// of keys, if the input at `start` (just after a key's opening quote)
-  /// spells it in plain ASCII without escapes and closes it with a quote
-  /// before the input's last eight bytes: its id and the length of its bytes.
+  /// The id of the key at `start` (just after a key's opening quote),
+  /// added if new, when the input spells it in plain ASCII without escapes
+  /// and closes it with a quote before the input's last eight bytes: its id
+  /// and the length of its bytes. Nil for any other key, which the caller
+  /// scans in full.
   ///
   /// One pass finds the closing quote and hashes the key eight bytes at a
   /// time, so a key that the prediction missed (keys sorted, shuffled, or in
   /// another order than last time) costs one probe and one comparison more
-  /// than a predicted one, not a second scan. Plain ASCII bytes need no
-  /// validation, and a hit is decided by comparing all of them.
+  /// than a predicted one, and a key not seen before is added without a
+  /// second scan. Plain ASCII bytes need no validation; a hit is decided by
+  /// comparing all of them.
   @inline(__always)
-  mutating func knownPlainKey(
+  mutating func plainKey(
     in input: UnsafePointer<UInt8>, at start: Int, end: Int
   ) -> (id: UInt32, length: Int)? {
     let raw = UnsafeRawPointer(input)
@@ -118,10 +120,10 @@ struct KeyCache {
       let tail = offset == 0 ? 0 : word & (UInt64.max >> (64 - 8 * offset))
       let length = position + offset - start
       let hash = Self.finish(state, tail: tail, length: length)
-      guard let found = table.id(of: input + start, length: length, hash: hash) else { return nil }
-      // Bytes equal to plain ASCII input hold no quote, backslash or control
-      // character: the key is verbatim.
-      let id = UInt32(truncatingIfNeeded: found)
+      let key = input + start
+      let id =
+        table.id(of: key, length: length, hash: hash).map { UInt32(truncatingIfNeeded: $0) }
+        ?? insert(key, length: length, hash: hash)
       follow(with: id)
       return (id, length)
     }
@@ -179,7 +181,7 @@ struct KeyCache {
   ///
   /// Whole little-endian words are mixed in order, then the last zero to
   /// seven bytes as one word whose missing lanes are zero, then the length:
-  /// so that ``knownPlainKey(in:at:end:)`` can hash a key while it looks for
+  /// so that ``plainKey(in:at:end:)`` can hash a key while it looks for
   /// the key's end, before it knows the length.
   @inline(__always)
   static func hash(_ key: UnsafePointer<UInt8>, length: Int) -> UInt32 {

@@ -273,9 +273,9 @@ struct Scanner<Recording: ScanRecording> {
     if let predicted = state.keys.predictedKey(in: base, at: index + 1, end: end) {
       id = predicted.id
       index += predicted.length + 2
-    } else if let known = state.keys.knownPlainKey(in: base, at: index + 1, end: end) {
-      id = known.id
-      index += known.length + 2
+    } else if let plain = state.keys.plainKey(in: base, at: index + 1, end: end) {
+      id = plain.id
+      index += plain.length + 2
     } else {
       let span = try scanStringBytes()
       if span.inArena {
