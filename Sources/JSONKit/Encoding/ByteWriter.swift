@@ -42,9 +42,14 @@ struct ByteWriter: ~Copyable {
 
   init(options: JKOutputFormatting = [], capacity: Int = 256) {
     let capacity = max(capacity, 16)
-    self.base = Self.allocate(capacity)
+    if let spare = OutputBufferPool.shared.take(atLeast: capacity) {
+      self.base = spare.bytes
+      self.capacity = spare.capacity
+    } else {
+      self.base = Self.allocate(capacity)
+      self.capacity = capacity
+    }
     self.count = 0
-    self.capacity = capacity
     self.escapesSlashes = !options.contains(.withoutEscapingSlashes)
     self.escapesUnicode = options.contains(.escapeUnicode)
     self.isPrettyPrinted = options.contains(.prettyPrinted)
@@ -52,7 +57,7 @@ struct ByteWriter: ~Copyable {
   }
 
   deinit {
-    free(base)
+    Self.release(base, capacity: capacity)
   }
 
   private static func allocate(_ byteCount: Int) -> UnsafeMutableRawPointer {
@@ -73,6 +78,13 @@ struct ByteWriter: ~Copyable {
   @inline(never)
   private mutating func grow(toFit extra: Int) {
     let newCapacity = max(capacity * 2, count + extra)
+    if let spare = OutputBufferPool.shared.take(atLeast: newCapacity) {
+      spare.bytes.copyMemory(from: base, byteCount: count)
+      Self.release(base, capacity: capacity)
+      base = spare.bytes
+      capacity = spare.capacity
+      return
+    }
     guard let newBase = realloc(base, newCapacity) else { fatalError("out of memory") }
     base = newBase
     capacity = newCapacity
@@ -247,17 +259,29 @@ struct ByteWriter: ~Copyable {
     try body(UnsafeRawBufferPointer(start: base, count: count))
   }
 
-  /// The buffer and the number of bytes written into it, to be released
-  /// with `free`. The buffer is cut down to what was written when that
-  /// saves more than an eighth of it.
-  consuming func takeAllocation() -> (bytes: UnsafeMutableRawPointer, count: Int) {
+  /// The buffer, its capacity and the number of bytes written into it, to
+  /// be released with ``release(_:capacity:)``. The buffer is cut down to
+  /// what was written when that saves more than an eighth of it.
+  consuming func takeAllocation() -> (bytes: UnsafeMutableRawPointer, capacity: Int, count: Int) {
     var bytes = base
+    var capacity = self.capacity
     if capacity &- count > capacity / 8, let smaller = realloc(base, max(count, 1)) {
       bytes = smaller
+      capacity = max(count, 1)
     }
     let count = self.count
     discard self
-    return (bytes, count)
+    return (bytes, capacity, count)
+  }
+
+  /// Releases a buffer from ``takeAllocation()``: a large one goes back to
+  /// the ``OutputBufferPool`` for the next output, a small one is freed.
+  static func release(_ bytes: UnsafeMutableRawPointer, capacity: Int) {
+    if capacity >= OutputBufferPool.smallestKept {
+      OutputBufferPool.shared.recycle(bytes, capacity: capacity)
+    } else {
+      free(bytes)
+    }
   }
 
   /// The bytes written, as an array.
