@@ -574,6 +574,51 @@ struct EncoderOracleTests {
     }
   }
 
+  /// An object written with the keys in a given order, nested objects
+  /// after its numbers.
+  private struct OrderedObject: Encodable {
+    struct Key: CodingKey {
+      var stringValue: String
+      var intValue: Int? { nil }
+      init(stringValue: String) { self.stringValue = stringValue }
+      init?(intValue: Int) { nil }
+    }
+    var pairs: [(key: String, value: Int)]
+    var inner: [(key: String, value: OrderedObject)] = []
+
+    func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: Key.self)
+      for (key, value) in pairs { try container.encode(value, forKey: Key(stringValue: key)) }
+      for (key, value) in inner { try container.encode(value, forKey: Key(stringValue: key)) }
+    }
+  }
+
+  /// Objects with the keys of one written before, in the same order or in
+  /// another, with one key more or less, and keys alike for their first 8 or
+  /// 16 bytes: sorted output is JSONEncoder's for each.
+  @Test func objectsWithKeysSeenBeforeSortAsJSONEncoderDoes() throws {
+    let keys = [
+      "profile_background_color", "profile_background_image_url",
+      "profile_background_image_url_https", "profile_image_url", "id", "id_str", "", "é",
+      "z", "profile_",
+    ]
+    var generator = SplitMix64(seed: 0x5EED)
+    var objects: [OrderedObject] = []
+    var order = keys
+    for round in 0..<200 {
+      if round % 3 == 0 { order.shuffle(using: &generator) }
+      let count = keys.count - round % 4
+      let pairs = order.prefix(count).enumerated().map { (key: $0.element, value: $0.offset) }
+      let inner = OrderedObject(pairs: Array(pairs.reversed()))
+      objects.append(OrderedObject(pairs: pairs, inner: [(key: order[0], value: inner)]))
+    }
+    for formatting in Self.formattings {
+      var setup = Setup()
+      setup.formatting = formatting
+      #expect(Self.difference(objects, setup) == nil)
+    }
+  }
+
   @Test func corpusModelsEncodeAsJSONEncoderDoes() throws {
     try expectSameCorpusOutput(Twitter.SearchResult.self, .twitter)
     try expectSameCorpusOutput(TwitterFromSnakeCase.SearchResult.self, .twitter, snakeCase: true)

@@ -1,3 +1,11 @@
+#if canImport(Darwin)
+  import Darwin
+#elseif canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
 /// JSON's text layout, written in one place for every writer of JSON text:
 /// the encoder's streaming and tree forms and `JSONValue`'s writer.
 ///
@@ -67,7 +75,18 @@ extension ByteWriter {
   /// Whether `first` comes before `second` in sorted-keys order: by the
   /// UTF-8 bytes of the keys, as `JSONEncoder` sorts them.
   static func keyPrecedes(_ first: String, _ second: String) -> Bool {
-    first.utf8.lexicographicallyPrecedes(second.utf8)
+    let compared = first.utf8.withContiguousStorageIfAvailable { first in
+      second.utf8.withContiguousStorageIfAvailable { second in
+        let common = min(first.count, second.count)
+        if common > 0, let left = first.baseAddress, let right = second.baseAddress {
+          let order = memcmp(left, right, common)
+          if order != 0 { return order < 0 }
+        }
+        return first.count < second.count
+      }
+    }
+    if let compared = compared ?? nil { return compared }
+    return first.utf8.lexicographicallyPrecedes(second.utf8)
   }
 
 }

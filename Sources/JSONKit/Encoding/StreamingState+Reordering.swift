@@ -11,79 +11,152 @@ extension StreamingState {
     let base = frame.memberBase
     // Members written in sorted order already stay where they are.
     if !frame.mayHaveDuplicates, isSorted(from: base) { return }
+    let count = members.count &- base
+    // Each output position's member (the last one of its key), and each
+    // member's output position, kept in `reorderedPositions` after the
+    // member count when the order changes.
+    let order: [Int]
+    let positionsStart = reorderedPositions.count &+ 1
+    reorderedPositions.append(count)
+    if frame.mayHaveDuplicates {
+      let merged = orderKeepingLastOfEachKey(of: frame)
+      order = merged.order
+      reorderedPositions.append(contentsOf: merged.positions)
+    } else {
+      order = sortedOrder(ofMembersFrom: base)
+      reorderedPositions.append(contentsOf: repeatElement(0, count: count))
+      for (position, member) in order.enumerated() {
+        reorderedPositions[positionsStart &+ member] = position
+      }
+    }
+    if order.count == count && order.elementsEqual(0..<count) {
+      // Nothing moves.
+      reorderedPositions.removeSubrange((positionsStart &- 1)...)
+      return
+    }
+    containers[frame.serial].reordering = positionsStart &- 1
+    rewriteMembers(of: frame, in: order, indentLevel: level)
+  }
+
+  /// Writes the text of the members of `frame` again, in `order` (each
+  /// output position's member; a member not in it is left out), and moves
+  /// the records of the containers inside them with their text.
+  private mutating func rewriteMembers(of frame: Frame, in order: [Int], indentLevel level: Int) {
+    let base = frame.memberBase
+    let count = members.count &- base
     let separatorLength = writer.memberSeparatorLength(indentLevel: level)
     let regionStart = members[base].start
-    let regionEnd = writer.count
-    let count = members.count - base
-    var ranges: [Range<Int>] = []
-    ranges.reserveCapacity(count)
-    for index in base..<members.count {
-      let end = index + 1 < members.count ? members[index + 1].start - separatorLength : regionEnd
-      ranges.append(members[index].start..<end)
+    // The region's text, in a buffer kept for the next object; the
+    // separator after each member but the last is part of it.
+    reorderScratch.truncate(to: 0)
+    writer.withBytes { bytes in
+      reorderScratch.append(bytes.baseAddress! + regionStart, count: bytes.count &- regionStart)
     }
-    // Each output position's member (the last one of its key), and each
-    // member's output position.
-    var order: [Int]
-    var positions = [Int](repeating: 0, count: count)
-    if frame.mayHaveDuplicates {
-      var entryOfMember: [Int] = []
-      entryOfMember.reserveCapacity(count)
-      var entryOfKey: [String: Int] = [:]
-      order = []
-      for (offset, member) in members[base...].enumerated() {
-        if let entry = entryOfKey[member.key] {
-          if !superEncoderSlots.isEmpty,
-            superEncoderSlots.contains(EncodingSlot(container: frame.serial, member: order[entry]))
-          {
-            noteSuperEncoderKeyBegunAgain(member.key, inClosed: frame)
-          }
-          order[entry] = offset
-          entryOfMember.append(entry)
+    writer.truncate(to: regionStart)
+    let hasInnerContainers = frame.serial &+ 1 < containers.count
+    if hasInnerContainers {
+      newMemberStarts.removeAll(keepingCapacity: true)
+      newMemberStarts.append(contentsOf: repeatElement(-1, count: count))
+    }
+    let regionLength = reorderScratch.count
+    // Where member `offset`'s text starts and ends in the scratch buffer
+    // (its end being the start of the separator after it).
+    func textStart(_ offset: Int) -> Int { members[base &+ offset].start &- regionStart }
+    func textEnd(_ offset: Int) -> Int {
+      offset &+ 1 < count ? textStart(offset &+ 1) &- separatorLength : regionLength
+    }
+    let separatorStart = count > 1 ? textEnd(0) : 0
+    reorderScratch.withBytes { region in
+      let region = region.baseAddress!
+      for (position, member) in order.enumerated() {
+        if hasInnerContainers { newMemberStarts[member] = writer.count }
+        let isLast = position &+ 1 == order.count
+        let start = textStart(member)
+        if isLast || member &+ 1 == count {
+          writer.append(region + start, count: textEnd(member) &- start)
+          if !isLast { writer.append(region + separatorStart, count: separatorLength) }
         } else {
-          entryOfKey[member.key] = order.count
-          entryOfMember.append(order.count)
-          order.append(offset)
+          // The member and the separator after it, in one copy.
+          writer.append(region + start, count: textEnd(member) &+ separatorLength &- start)
         }
       }
-      var entries = Array(order.indices)
-      if writer.sortsKeys {
-        entries.sort { memberPrecedes(base + order[$0], base + order[$1]) }
+    }
+    if hasInnerContainers { moveRecords(ofMembersFrom: base) }
+  }
+
+  /// For an object that may have a key written twice: each output position's
+  /// member (the last one of each key, in the place of the first; sorted by
+  /// key with sorted keys), and each member's output position (a member left
+  /// out takes that of the one that replaces it).
+  private func orderKeepingLastOfEachKey(of frame: Frame) -> (order: [Int], positions: [Int]) {
+    let base = frame.memberBase
+    let count = members.count &- base
+    var entryOfMember: [Int] = []
+    entryOfMember.reserveCapacity(count)
+    var entryOfKey: [String: Int] = [:]
+    var order: [Int] = []
+    for (offset, member) in members[base...].enumerated() {
+      if let entry = entryOfKey[member.key] {
+        if !superEncoderSlots.isEmpty,
+          superEncoderSlots.contains(EncodingSlot(container: frame.serial, member: order[entry]))
+        {
+          noteSuperEncoderKeyBegunAgain(member.key, inClosed: frame)
+        }
+        order[entry] = offset
+        entryOfMember.append(entry)
+      } else {
+        entryOfKey[member.key] = order.count
+        entryOfMember.append(order.count)
+        order.append(offset)
       }
-      var positionOfEntry = [Int](repeating: 0, count: order.count)
-      for (position, entry) in entries.enumerated() { positionOfEntry[entry] = position }
-      for member in 0..<count { positions[member] = positionOfEntry[entryOfMember[member]] }
-      order = entries.map { order[$0] }
-    } else {
-      order = Array(0..<count)
-      order.sort { memberPrecedes(base + $0, base + $1) }
-      for (position, member) in order.enumerated() { positions[member] = position }
     }
-    // The region's text, in a buffer kept for the next object; the
-    // separator before the second member is part of it.
-    var region = reorderScratch
-    reorderScratch = []
-    region.removeAll(keepingCapacity: true)
-    writer.withBytes { region.append(contentsOf: $0[regionStart..<regionEnd]) }
-    let separator =
-      (ranges[1].lowerBound - separatorLength - regionStart)..<(ranges[1].lowerBound - regionStart)
-    writer.truncate(to: regionStart)
-    let hasInnerContainers = frame.serial + 1 < containers.count
-    var newStart = [Int](repeating: -1, count: hasInnerContainers ? count : 0)
-    var isIdentity = order.count == count
-    for (position, member) in order.enumerated() {
-      if position > 0 { writer.append(region[separator]) }
-      if hasInnerContainers { newStart[member] = writer.count }
-      if member != position { isIdentity = false }
-      let range = ranges[member]
-      writer.append(region[(range.lowerBound - regionStart)..<(range.upperBound - regionStart)])
+    var entries = Array(order.indices)
+    if writer.sortsKeys {
+      entries.sort { memberPrecedes(base + order[$0], base + order[$1]) }
     }
-    reorderScratch = region
-    if !isIdentity {
-      containers[frame.serial].reordering = reorderedPositions.count
-      reorderedPositions.append(count)
-      reorderedPositions.append(contentsOf: positions)
+    var positionOfEntry = [Int](repeating: 0, count: order.count)
+    for (position, entry) in entries.enumerated() { positionOfEntry[entry] = position }
+    let positions = (0..<count).map { positionOfEntry[entryOfMember[$0]] }
+    return (entries.map { order[$0] }, positions)
+  }
+
+  /// The order of the members from `base` on (no two with the same key)
+  /// by their keys: each output position's member. An object with the
+  /// keys of one written before, in the same order, takes that one's
+  /// order, once it is checked to put these keys in order; others are
+  /// sorted.
+  private mutating func sortedOrder(ofMembersFrom base: Int) -> [Int] {
+    let count = members.count &- base
+    var signature = UInt64(truncatingIfNeeded: count)
+    for index in base..<members.count {
+      signature = (signature &* 0x9E37_79B9_7F4A_7C15) ^ members[index].fingerprint
     }
-    if hasInnerContainers { moveRecords(ofMembersFrom: base, from: ranges, to: newStart) }
+    if let known = sortedOrders[signature], known.count == count, isInOrder(known, from: base) {
+      return known
+    }
+    var order = Array(0..<count)
+    order.sort { memberPrecedes(base &+ $0, base &+ $1) }
+    if sortedOrders.count >= Self.sortedOrdersKept { sortedOrders.removeAll(keepingCapacity: true) }
+    sortedOrders[signature] = order
+    return order
+  }
+
+  /// How many objects' orders ``sortedOrder(ofMembersFrom:)`` keeps.
+  private static var sortedOrdersKept: Int { 256 }
+
+  /// Whether `order` (as many positions as there are members from `base`
+  /// on, each less than that) lists those members with each key after the
+  /// one before: then it is their one sorted order, since no position can
+  /// appear twice.
+  private func isInOrder(_ order: [Int], from base: Int) -> Bool {
+    var position = 1
+    while position < order.count {
+      guard memberPrecedes(base &+ order[position &- 1], base &+ order[position]) else {
+        return false
+      }
+      position &+= 1
+    }
+    return true
   }
 
   /// Whether the members from `base` on are in sorted-keys order, each key
@@ -120,20 +193,19 @@ extension StreamingState {
 
   /// Moves the records of the containers inside the members of the object
   /// being reordered (the members from `base` on) with their member's text:
-  /// `ranges` are where the members were, `newStart` where each one is now
-  /// (-1 for one dropped for a later duplicate).
-  private mutating func moveRecords(
-    ofMembersFrom base: Int, from ranges: [Range<Int>], to newStart: [Int]
-  ) {
-    for offset in ranges.indices {
-      let shift = newStart[offset] - ranges[offset].lowerBound
+  /// each member's text started at its `start` and now starts at
+  /// `newMemberStarts[offset]` (-1 for one left out for a later duplicate).
+  private mutating func moveRecords(ofMembersFrom base: Int) {
+    for offset in 0..<(members.count &- base) {
+      let newStart = newMemberStarts[offset]
+      let shift = newStart &- members[base &+ offset].start
       guard shift != 0 else { continue }
-      let first = members[base + offset].firstContainer
+      let first = members[base &+ offset].firstContainer
       let end =
-        base + offset + 1 < members.count
-        ? members[base + offset + 1].firstContainer : containers.count
+        base &+ offset &+ 1 < members.count
+        ? members[base &+ offset &+ 1].firstContainer : containers.count
       for inner in first..<end where containers[inner].start >= 0 {
-        containers[inner].start = newStart[offset] < 0 ? -1 : containers[inner].start + shift
+        containers[inner].start = newStart < 0 ? -1 : containers[inner].start &+ shift
       }
     }
   }

@@ -49,7 +49,14 @@ struct StreamingState: ~Copyable {
   var reorderedPositions: [Int] = []
   /// The buffer an object's text is copied into while its members are
   /// reordered, kept from one object to the next.
-  var reorderScratch: [UInt8] = []
+  var reorderScratch = ByteWriter(capacity: 16)
+  /// Where each member of the object being reordered starts after it,
+  /// kept from one object to the next.
+  var newMemberStarts: [Int] = []
+  /// The sorted order of the members of objects written before, by a hash
+  /// of their keys' fingerprints in the order they were begun (see
+  /// `sortedOrder(ofMembersFrom:)`).
+  var sortedOrders: [UInt64: [Int]] = [:]
 
   /// The deepest nesting written (``JKEncoder/maxDepth``).
   private let maxDepth: Int
