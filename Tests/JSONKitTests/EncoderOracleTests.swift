@@ -600,7 +600,7 @@ struct EncoderOracleTests {
     let keys = [
       "profile_background_color", "profile_background_image_url",
       "profile_background_image_url_https", "profile_image_url", "id", "id_str", "", "é",
-      "z", "profile_",
+      "e\u{301}", "z", "profile_",
     ]
     var generator = SplitMix64(seed: 0x5EED)
     var objects: [OrderedObject] = []
@@ -616,6 +616,45 @@ struct EncoderOracleTests {
       var setup = Setup()
       setup.formatting = formatting
       #expect(Self.difference(objects, setup) == nil)
+    }
+  }
+
+  /// Keys that Swift's `String` holds equal (canonically equivalent) but
+  /// spelled with other bytes are one key, as in JSONEncoder: the first
+  /// spelling, the last value, and one nested container.
+  @Test func canonicallyEquivalentKeysAreOneKey() {
+    let spellings: [[String]] = [
+      ["é", "e\u{301}"], ["e\u{301}", "é"], ["K", "\u{212A}"], ["\u{212A}", "K"],
+      ["Å", "\u{212B}", "A\u{30A}"], ["q\u{323}\u{307}", "q\u{307}\u{323}"],
+    ]
+    for keys in spellings {
+      let pairs = keys.enumerated().map { (key: $0.element, value: $0.offset) }
+      let between = [pairs[0], (key: "a", value: 9)] + pairs.dropFirst()
+      let nested = OrderedObject(
+        pairs: [], inner: keys.map { (key: $0, value: OrderedObject(pairs: [(key: $0, value: 1)])) }
+      )
+      for formatting in Self.formattings {
+        var setup = Setup()
+        setup.formatting = formatting
+        #expect(Self.difference(OrderedObject(pairs: pairs), setup) == nil, "\(keys)")
+        #expect(Self.difference(OrderedObject(pairs: between), setup) == nil, "\(keys)")
+        #expect(Self.difference(nested, setup) == nil, "\(keys)")
+        #expect(Self.difference(NestedUnderEquivalentKeys(keys: keys), setup) == nil, "\(keys)")
+      }
+    }
+  }
+
+  /// Nested containers asked for under each of `keys` in turn, each given
+  /// one member.
+  private struct NestedUnderEquivalentKeys: Encodable {
+    var keys: [String]
+    func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: OrderedObject.Key.self)
+      for (index, key) in keys.enumerated() {
+        var nested = container.nestedContainer(
+          keyedBy: OrderedObject.Key.self, forKey: OrderedObject.Key(stringValue: key))
+        try nested.encode(index, forKey: OrderedObject.Key(stringValue: "m\(index)"))
+      }
     }
   }
 

@@ -125,6 +125,42 @@ struct EncoderSemanticsTests {
         == #"{"a":"last","b":2,"c":3}"#)
   }
 
+  /// A value that encodes keys that `String` holds equal, spelled apart:
+  /// `é` precomposed and decomposed, and `K` and KELVIN SIGN, each time
+  /// with a nested object between.
+  struct TwiceSpelledApart: Encodable {
+    struct Key: CodingKey {
+      var stringValue: String
+      var intValue: Int? { nil }
+      init(_ stringValue: String) { self.stringValue = stringValue }
+      init(stringValue: String) { self.stringValue = stringValue }
+      init?(intValue: Int) { nil }
+    }
+    func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: Key.self)
+      try container.encode(1, forKey: Key("\u{E9}"))
+      try container.encode("two", forKey: Key("K"))
+      var inner = container.nestedContainer(keyedBy: Key.self, forKey: Key("n"))
+      try inner.encode(true, forKey: Key("x"))
+      try container.encode([3], forKey: Key("e\u{301}"))
+      try container.encode(4, forKey: Key("\u{212A}"))
+    }
+  }
+
+  @Test func keysThatStringHoldsEqualAreOneKeyWithTheFirstSpelling() throws {
+    // In the first one's place, with its spelling and the last value, as
+    // JSONEncoder's dictionary of members keeps them.
+    #expect(
+      String(decoding: try JKEncoder().encode(TwiceSpelledApart()), as: UTF8.self)
+        == "{\"\u{E9}\":[3],\"K\":4,\"n\":{\"x\":true}}")
+    try expectSameAsFoundation(TwiceSpelledApart())
+    let escaping = JKEncoder()
+    escaping.outputFormatting = [.escapeUnicode, .sortedKeys]
+    #expect(
+      String(decoding: try escaping.encode(TwiceSpelledApart()), as: UTF8.self)
+        == #"{"K":4,"n":{"x":true},"\u00e9":[3]}"#)
+  }
+
   /// Writes into a nested container after its parent wrote a later key.
   struct OutOfOrder: Encodable {
     enum Keys: String, CodingKey { case first, second, third }

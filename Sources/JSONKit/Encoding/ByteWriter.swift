@@ -212,14 +212,86 @@ struct ByteWriter: ~Copyable {
     Self.fingerprint(of: UnsafeRawBufferPointer(start: base + start, count: count &- start))
   }
 
+  /// The fingerprint of the key `name`, just written quoted from `start`:
+  /// that of the bytes written for an ASCII key, ``fingerprint(ofNonASCIIKey:)``
+  /// for any other.
+  @inline(__always)
+  func fingerprint(ofKey name: String, quotedFrom start: Int) -> UInt64 {
+    let (hash, bits) = Self.fingerprintAndBits(
+      of: UnsafeRawBufferPointer(start: base + start, count: count &- start))
+    // Non-ASCII text is written as it is unless it is escaped.
+    let isASCII = escapesUnicode ? name.utf8.allSatisfy { $0 < 0x80 } : bits < 0x80
+    return isASCII ? hash : fingerprint(ofNonASCIIKey: name)
+  }
+
+  /// The fingerprint of the key `name`, which holds a non-ASCII scalar, made
+  /// so that keys Swift's `String` holds equal (canonically equivalent, as
+  /// `"é"` and `"e\u{301}"`) have the same one, as JSONEncoder takes them
+  /// for one key.
+  ///
+  /// Only three scalars are canonically equivalent to ASCII: U+212A KELVIN
+  /// SIGN (`K`), U+037E GREEK QUESTION MARK (`;`) and U+1FEF GREEK VARIA
+  /// (`` ` ``). A key of ASCII and those gets the fingerprint of its ASCII
+  /// spelling as ``fingerprint(from:)`` computes it when that is written.
+  /// Any other key equals no ASCII one, and `String`'s own hash, which
+  /// holds equal strings alike, serves.
+  @inline(never)
+  func fingerprint(ofNonASCIIKey name: String) -> UInt64 {
+    var ascii = String.UnicodeScalarView()
+    for scalar in name.unicodeScalars {
+      switch scalar.value {
+      case 0..<0x80: ascii.append(scalar)
+      case 0x212A: ascii.append("K")
+      case 0x037E: ascii.append(";")
+      case 0x1FEF: ascii.append("`")
+      default:
+        var hasher = Hasher()
+        hasher.combine(name)
+        return UInt64(UInt(bitPattern: hasher.finalize()))
+      }
+    }
+    var spelling = ByteWriter(options: options, capacity: ascii.count &+ 8)
+    spelling.writeQuoted(String(ascii))
+    return spelling.fingerprint(from: 0)
+  }
+
+  /// The output options this writer was made with.
+  var options: JKOutputFormatting {
+    var options: JKOutputFormatting = []
+    if !escapesSlashes { options.insert(.withoutEscapingSlashes) }
+    if escapesUnicode { options.insert(.escapeUnicode) }
+    if isPrettyPrinted { options.insert(.prettyPrinted) }
+    if sortsKeys { options.insert(.sortedKeys) }
+    return options
+  }
+
+  /// The length of what this writer writes for the key `name` of a member:
+  /// the quoted key and the separator after it.
+  func keyTextLength(_ name: String) -> Int {
+    var text = ByteWriter(options: options, capacity: name.utf8.count &+ 8)
+    text.writeQuoted(name)
+    text.writeKeySeparator()
+    return text.count
+  }
+
   /// The fingerprint of `bytes`, as ``fingerprint(from:)`` computes it for
   /// the same bytes written.
   static func fingerprint(of bytes: UnsafeRawBufferPointer) -> UInt64 {
+    fingerprintAndBits(of: bytes).hash
+  }
+
+  /// The fingerprint of `bytes` and the bits set in any of them.
+  @inline(__always)
+  private static func fingerprintAndBits(of bytes: UnsafeRawBufferPointer)
+    -> (hash: UInt64, bits: UInt8)
+  {
     var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+    var bits: UInt8 = 0
     for byte in bytes {
       hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
+      bits |= byte
     }
-    return hash
+    return (hash, bits)
   }
 
   /// The first eight UTF-8 bytes of the key `name`, whose quoted text was

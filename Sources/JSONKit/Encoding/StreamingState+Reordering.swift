@@ -16,11 +16,13 @@ extension StreamingState {
     // member's output position, kept in `reorderedPositions` after the
     // member count when the order changes.
     let order: [Int]
+    var spellers: [Int]? = nil
     let positionsStart = reorderedPositions.count &+ 1
     reorderedPositions.append(count)
     if frame.mayHaveDuplicates {
       let merged = orderKeepingLastOfEachKey(of: frame)
       order = merged.order
+      spellers = merged.spellers
       reorderedPositions.append(contentsOf: merged.positions)
     } else {
       order = sortedOrder(ofMembersFrom: base)
@@ -35,13 +37,17 @@ extension StreamingState {
       return
     }
     containers[frame.serial].reordering = positionsStart &- 1
-    rewriteMembers(of: frame, in: order, indentLevel: level)
+    rewriteMembers(of: frame, in: order, spelledBy: spellers, indentLevel: level)
   }
 
   /// Writes the text of the members of `frame` again, in `order` (each
   /// output position's member; a member not in it is left out), and moves
-  /// the records of the containers inside them with their text.
-  private mutating func rewriteMembers(of frame: Frame, in order: [Int], indentLevel level: Int) {
+  /// the records of the containers inside them with their text. A member
+  /// whose key is written as another member spells it, `spellers` giving
+  /// that member for each position, is written with that spelling.
+  private mutating func rewriteMembers(
+    of frame: Frame, in order: [Int], spelledBy spellers: [Int]?, indentLevel level: Int
+  ) {
     let base = frame.memberBase
     let count = members.count &- base
     let separatorLength = writer.memberSeparatorLength(indentLevel: level)
@@ -72,7 +78,19 @@ extension StreamingState {
         if hasInnerContainers { newMemberStarts[member] = writer.count }
         let isLast = position &+ 1 == order.count
         let start = textStart(member)
-        if isLast || member &+ 1 == count {
+        if let speller = spellers?[position], speller != member,
+          !members[base &+ speller].key.utf8.elementsEqual(members[base &+ member].key.utf8)
+        {
+          // The first member's key, spelled as it was (JSONEncoder keeps
+          // the first of keys that `String` holds equal), with this value.
+          let keptKey = writer.keyTextLength(members[base &+ speller].key)
+          let droppedKey = writer.keyTextLength(members[base &+ member].key)
+          if hasInnerContainers { newMemberStarts[member] = writer.count &+ keptKey &- droppedKey }
+          writer.append(region + textStart(speller), count: keptKey)
+          writer.append(
+            region + (start &+ droppedKey), count: textEnd(member) &- start &- droppedKey)
+          if !isLast { writer.append(region + separatorStart, count: separatorLength) }
+        } else if isLast || member &+ 1 == count {
           writer.append(region + start, count: textEnd(member) &- start)
           if !isLast { writer.append(region + separatorStart, count: separatorLength) }
         } else {
@@ -84,17 +102,22 @@ extension StreamingState {
     if hasInnerContainers { moveRecords(ofMembersFrom: base) }
   }
 
-  /// For an object that may have a key written twice: each output position's
-  /// member (the last one of each key, in the place of the first; sorted by
-  /// key with sorted keys), and each member's output position (a member left
-  /// out takes that of the one that replaces it).
-  private func orderKeepingLastOfEachKey(of frame: Frame) -> (order: [Int], positions: [Int]) {
+  /// For an object that may have a key written twice (as `String` compares
+  /// keys): each output position's member (the last one of each key, in the
+  /// place of the first; sorted by key with sorted keys) and the member
+  /// whose spelling of the key is written there (the first one), and each
+  /// member's output position (a member left out takes that of the one that
+  /// replaces it).
+  private func orderKeepingLastOfEachKey(of frame: Frame)
+    -> (order: [Int], spellers: [Int], positions: [Int])
+  {
     let base = frame.memberBase
     let count = members.count &- base
     var entryOfMember: [Int] = []
     entryOfMember.reserveCapacity(count)
     var entryOfKey: [String: Int] = [:]
     var order: [Int] = []
+    var spellers: [Int] = []
     for (offset, member) in members[base...].enumerated() {
       if let entry = entryOfKey[member.key] {
         if !superEncoderSlots.isEmpty,
@@ -108,16 +131,17 @@ extension StreamingState {
         entryOfKey[member.key] = order.count
         entryOfMember.append(order.count)
         order.append(offset)
+        spellers.append(offset)
       }
     }
     var entries = Array(order.indices)
     if writer.sortsKeys {
-      entries.sort { memberPrecedes(base + order[$0], base + order[$1]) }
+      entries.sort { memberPrecedes(base + spellers[$0], base + spellers[$1]) }
     }
     var positionOfEntry = [Int](repeating: 0, count: order.count)
     for (position, entry) in entries.enumerated() { positionOfEntry[entry] = position }
     let positions = (0..<count).map { positionOfEntry[entryOfMember[$0]] }
-    return (entries.map { order[$0] }, positions)
+    return (entries.map { order[$0] }, entries.map { spellers[$0] }, positions)
   }
 
   /// The order of the members from `base` on (no two with the same key)

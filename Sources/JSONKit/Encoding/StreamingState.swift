@@ -342,7 +342,7 @@ struct StreamingState: ~Copyable {
         sortPrefix = cached.pointee.sortPrefix
       } else {
         writer.writeQuoted(name)
-        fingerprint = writer.fingerprint(from: start)
+        fingerprint = writer.fingerprint(ofKey: name, quotedFrom: start)
         sortPrefix = writer.sortsKeys ? writer.sortPrefix(ofKeyQuotedAt: start, name: name) : 0
       }
       mayRepeat = noteFingerprint(fingerprint, inFrame: index)
