@@ -437,6 +437,60 @@ struct DecoderSemanticsTests {
     }
   }
 
+  /// A value that keeps its container after `init(from:)` returns.
+  final class KeepsItsContainer: Decodable, @unchecked Sendable {
+    // Unchecked: each test decodes its own instances on one thread.
+    enum Keys: String, CodingKey { case id, late }
+    let kept: KeyedDecodingContainer<Keys>
+    init(from decoder: any Decoder) throws {
+      kept = try decoder.container(keyedBy: Keys.self)
+    }
+  }
+
+  @Test func aContainerKeptPastItsValueStillReadsItsOwnObject() throws {
+    // Later values of the same type get containers of their own: the
+    // kept ones are not handed to them.
+    let json = #"[{"id":0,"late":"a"},{"id":1,"late":"b"},{"id":2,"late":"c"}]"#
+    for keys: JSONDecoder.KeyDecodingStrategy in [.useDefaultKeys, .custom({ $0.last! })] {
+      let decoder = JKDecoder()
+      decoder.keyDecodingStrategy = keys
+      let values = try decoder.decode([KeepsItsContainer].self, from: Data(json.utf8))
+      #expect(try values.map { try $0.kept.decode(Int.self, forKey: .id) } == [0, 1, 2])
+      #expect(try values.map { try $0.kept.decode(String.self, forKey: .late) } == ["a", "b", "c"])
+      #expect(values.map { $0.kept.codingPath.map(\.intValue) } == [[0], [1], [2]])
+    }
+  }
+
+  /// A tree of one type: each node's container is held while its children,
+  /// of the same key type, are read, and read again after them.
+  struct Node: Codable, Equatable {
+    var name: String
+    var children: [Node]
+    var after: Int
+    enum CodingKeys: String, CodingKey { case name, children, after }
+    init(name: String, children: [Node], after: Int) {
+      (self.name, self.children, self.after) = (name, children, after)
+    }
+    init(from decoder: any Decoder) throws {
+      let container = try decoder.container(keyedBy: CodingKeys.self)
+      children = try container.decode([Node].self, forKey: .children)
+      name = try container.decode(String.self, forKey: .name)
+      after = try container.decode(Int.self, forKey: .after)
+    }
+  }
+
+  @Test func nestedValuesOfOneTypeEachReadTheirOwnObject() throws {
+    func tree(_ depth: Int, _ name: String) -> Node {
+      Node(
+        name: name,
+        children: depth == 0 ? [] : (0..<3).map { tree(depth - 1, name + ".\($0)") },
+        after: depth)
+    }
+    let json = String(decoding: try JSONEncoder().encode(tree(4, "r")), as: UTF8.self)
+    #expect(DecodingOracle.expectSame(Node.self, json) == .sameValue)
+    #expect(try JKDecoder().decode(Node.self, from: Data(json.utf8)) == tree(4, "r"))
+  }
+
   /// Tries the member `OBJ` as `[String: PathNamed]`, then decodes it as a
   /// struct holding one.
   struct PathNamedTwice: Decodable, Equatable {

@@ -161,6 +161,61 @@ struct EncoderSemanticsTests {
         == #"{"K":4,"n":{"x":true},"\u00e9":[3]}"#)
   }
 
+  /// A value that keeps its container after `encode(to:)` returns.
+  final class KeepsItsContainer: Encodable, @unchecked Sendable {
+    // Unchecked: each test encodes its own instances on one thread.
+    enum Keys: String, CodingKey { case id, late }
+    let id: Int
+    var kept: KeyedEncodingContainer<Keys>?
+    init(id: Int) { self.id = id }
+    func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: Keys.self)
+      try container.encode(id, forKey: .id)
+      kept = container
+    }
+  }
+
+  /// Encodes values of one type, then writes into the first one's kept
+  /// container.
+  struct WritesIntoAKeptContainer: Encodable {
+    let children: [KeepsItsContainer]
+    func encode(to encoder: any Encoder) throws {
+      var list = encoder.unkeyedContainer()
+      for child in children { try list.encode(child) }
+      try children[0].kept?.encode(true, forKey: .late)
+      for child in children { child.kept = nil }
+    }
+  }
+
+  @Test func aContainerKeptPastItsValueStillWritesItsOwnObject() throws {
+    // Later values of the same type get containers of their own: the
+    // kept one is not handed to them.
+    let value = WritesIntoAKeptContainer(children: (0..<3).map { KeepsItsContainer(id: $0) })
+    #expect(
+      String(decoding: try JKEncoder().encode(value), as: UTF8.self)
+        == #"[{"id":0,"late":true},{"id":1},{"id":2}]"#)
+  }
+
+  /// A tree of one type: each node's container is held while its children,
+  /// of the same key type, are written.
+  struct Node: Codable, Equatable {
+    var name: String
+    var children: [Node]
+    var after: Int
+  }
+
+  @Test func nestedValuesOfOneTypeEachWriteTheirOwnObject() throws {
+    func tree(_ depth: Int, _ name: String) -> Node {
+      Node(
+        name: name,
+        children: depth == 0 ? [] : (0..<3).map { tree(depth - 1, name + ".\($0)") },
+        after: depth)
+    }
+    let root = tree(4, "r")
+    try expectSameAsFoundation(root)
+    #expect(try JSONDecoder().decode(Node.self, from: JKEncoder().encode(root)) == root)
+  }
+
   /// Writes into a nested container after its parent wrote a later key.
   struct OutOfOrder: Encodable {
     enum Keys: String, CodingKey { case first, second, third }

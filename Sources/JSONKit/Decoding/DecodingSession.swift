@@ -231,6 +231,23 @@ final class DecodingSession {
     ObjectMembers(of: object, in: entries)
   }
 
+  /// The object each keyed container reads and how it finds members, by
+  /// the container's slot (see ``SpareKeyedContainer``).
+  @exclusivity(unchecked) var keyedObjects: [KeyedObjectState] = []
+
+  /// Whether the makers may keep containers of this session to give out
+  /// again: until its `decode` call ends.
+  @exclusivity(unchecked) private(set) var keepsSpareContainers = true
+
+  /// Lets go of the containers the makers keep to give out again (see
+  /// ``SpareKeyedContainer``), which hold this session, and keeps none from
+  /// now on: called when a decode ends, before asking whether a decoder
+  /// outlives it (a container kept past it must not make a cycle).
+  func dropSpareContainers() {
+    keepsSpareContainers = false
+    keyTables.keyTypes.dropSpareContainers()
+  }
+
   /// A keyed container by `Key` over the object of `decoder`, made by the
   /// maker kept for `Key` (see ``KeyTypes``).
   @inline(__always)

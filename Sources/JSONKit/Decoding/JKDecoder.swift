@@ -302,6 +302,7 @@ public final class JKDecoder: @unchecked Sendable {
     }
     var session = DecodingSession(context: context, input: bytes, options: options)
     defer {
+      session.dropSpareContainers()
       if isKnownUniquelyReferenced(&session) {
         contexts.give(context)
       } else {

@@ -56,6 +56,12 @@ struct KeyTypes {
     return (add(identifier, maker), maker)
   }
 
+  /// Has every maker, each a ``SpareKeyedContainer``, let go of the
+  /// container it keeps to give out again.
+  func dropSpareContainers() {
+    for maker in makers { unsafeDowncast(maker, to: SpareKeyedContainer.self).dropSpare() }
+  }
+
   /// Adds a key type not known, returning its index.
   @inline(never)
   private mutating func add(_ identifier: ObjectIdentifier, _ maker: AnyObject) -> Int {

@@ -5,13 +5,30 @@
 /// type's metadata and its conformance to `KeyedDecodingContainerProtocol`,
 /// so that a container made through it costs no runtime look-up of either:
 /// code generic over `Key` alone would look up `TapeKeyedContainer<Key>`
-/// and its conformance for every container.
-class KeyedContainerMaker<Key: CodingKey> {
+/// and its conformance for every container. It gives out again the last
+/// container it made once no code holds it (see ``SpareKeyedContainer``).
+class KeyedContainerMaker<Key: CodingKey>: SpareKeyedContainer {
   /// A container over the object of `decoder`, by keys of the key type at
-  /// `keyType` in ``KeyTypes``. Only ``ContainerMaker`` is made, which makes
-  /// it without the look-ups that this way of making it costs.
-  func container(_ decoder: TapeDecoder, keyType: Int) -> KeyedDecodingContainer<Key> {
-    KeyedDecodingContainer(TapeKeyedContainer<Key>(decoder: decoder, keyType: keyType))
+  /// `keyType` in ``KeyTypes``.
+  final func container(_ decoder: TapeDecoder, keyType: Int) -> KeyedDecodingContainer<Key> {
+    let session = decoder.session
+    let state = KeyedObjectState(decoder, keyType: keyType)
+    if let slot = freeSpareSlot() {
+      session.keyedObjects[slot] = state
+      return spareContainer(as: KeyedDecodingContainer<Key>.self)
+    }
+    let slot = session.keyedObjects.count
+    session.keyedObjects.append(state)
+    let made = make(session, slot: slot)
+    if session.keepsSpareContainers { keep(made, slot: slot) }
+    return made
+  }
+
+  /// A new container over the object in `slot` of `session`'s
+  /// ``DecodingSession/keyedObjects``. Only ``ContainerMaker`` is made,
+  /// which makes it without the look-ups that this way of making it costs.
+  func make(_ session: DecodingSession, slot: Int) -> KeyedDecodingContainer<Key> {
+    KeyedDecodingContainer(TapeKeyedContainer<Key>(session: session, slot: slot))
   }
 }
 
@@ -20,17 +37,17 @@ final class ContainerMaker<Container: TapeKeyedContainerMaking>: KeyedContainerM
   Container.Key
 >
 {
-  override func container(_ decoder: TapeDecoder, keyType: Int) -> KeyedDecodingContainer<
+  override func make(_ session: DecodingSession, slot: Int) -> KeyedDecodingContainer<
     Container.Key
   > {
-    KeyedDecodingContainer(Container(decoder: decoder, keyType: keyType))
+    KeyedDecodingContainer(Container(session: session, slot: slot))
   }
 }
 
-/// A keyed container made from a decoder, so that ``ContainerMaker`` can
-/// make it knowing nothing but its type.
+/// A keyed container made from a session and a slot, so that
+/// ``ContainerMaker`` can make it knowing nothing but its type.
 protocol TapeKeyedContainerMaking: KeyedDecodingContainerProtocol {
-  /// A container over the object of `decoder`, by keys of the key type at
-  /// `keyType` in ``KeyTypes``.
-  init(decoder: TapeDecoder, keyType: Int)
+  /// A container over the object in `slot` of `session`'s
+  /// ``DecodingSession/keyedObjects``.
+  init(session: DecodingSession, slot: Int)
 }

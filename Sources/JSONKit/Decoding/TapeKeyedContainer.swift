@@ -6,22 +6,12 @@
 /// never decoded, only skipped.
 struct TapeKeyedContainer<Key: CodingKey>: TapeKeyedContainerMaking {
   let session: DecodingSession
-  let object: Int
-  /// How members are found; one word holding no reference, so that the
-  /// container stays three words and copying it (which the standard
-  /// library's container box does for most calls) retains the session
-  /// alone.
-  private let names: MemberNames
-
-  private enum MemberNames {
-    /// By name id; `findsLast` when two members share a name, so that
-    /// lookups must find the last.
-    case byID(findsLast: Bool)
-    /// Under the custom key strategy: the session's list of the names of
-    /// the members (see ``DecodingSession/keepCustomNames(_:)``); lookups
-    /// find the last of equal names.
-    case custom(list: Int)
-  }
+  /// Where the container's object and lookup state are kept in the
+  /// session, so that the container can be given out again for another
+  /// object (see ``SpareKeyedContainer``). Copying the container, which the
+  /// standard library's container box does for most calls, retains the
+  /// session alone.
+  let slot: Int
 
   /// The maker of this type's containers, which ``KeyTypes`` keeps.
   @inline(never)
@@ -29,20 +19,22 @@ struct TapeKeyedContainer<Key: CodingKey>: TapeKeyedContainerMaking {
     ContainerMaker<Self>()
   }
 
-  /// A container over the object of `decoder`, by keys of the key type at
-  /// `keyType` in ``KeyTypes``.
-  init(decoder: TapeDecoder, keyType: Int) {
-    session = decoder.session
-    object = decoder.index
-    if case .custom = session.options.keyDecodingStrategy {
-      names = .custom(
-        list: session.keepCustomNames(
-          session.customKeyNames(ofObject: object, path: decoder.codingPath)))
-    } else {
-      names = .byID(
-        findsLast: session.beginLookups(inObject: object, keyType: keyType))
-    }
+  init(session: DecodingSession, slot: Int) {
+    self.session = session
+    self.slot = slot
   }
+
+  /// The object read and how its members are found.
+  @inline(__always)
+  private var state: KeyedObjectState { session.keyedObjects[slot] }
+
+  /// The tape index of the object read.
+  @inline(__always)
+  private var object: Int { state.object }
+
+  /// How the object's members are found.
+  @inline(__always)
+  private var names: KeyedObjectState.MemberNames { state.names }
 
   var codingPath: [any CodingKey] {
     session.codingPath(to: object)
@@ -80,10 +72,12 @@ struct TapeKeyedContainer<Key: CodingKey>: TapeKeyedContainerMaking {
 
   @inline(__always)
   private func lookup(_ name: String) -> Int? {
-    switch names {
-    case .byID(let findsLast): session.lookup(name, inObject: object, findsLast: findsLast)
+    let state = self.state
+    switch state.names {
+    case .byID(let findsLast):
+      return session.lookup(name, inObject: state.object, findsLast: findsLast)
     case .custom(let list):
-      session.lookup(name, inObject: object, customNames: session.customNames(list))
+      return session.lookup(name, inObject: state.object, customNames: session.customNames(list))
     }
   }
 
@@ -318,5 +312,38 @@ struct TapeKeyedContainer<Key: CodingKey>: TapeKeyedContainerMaking {
   private func memberDecoder(_ index: Int, _ key: any CodingKey) -> TapeDecoder {
     session.remember(key, forValue: index)
     return TapeDecoder(session: session, index: index)
+  }
+}
+
+/// The object a keyed container reads and how its members are found, kept
+/// in the session by the container's slot.
+struct KeyedObjectState {
+  /// The tape index of the object.
+  let object: Int
+  /// How its members are found.
+  let names: MemberNames
+
+  enum MemberNames {
+    /// By name id; `findsLast` when two members share a name, so that
+    /// lookups must find the last.
+    case byID(findsLast: Bool)
+    /// Under the custom key strategy: the session's list of the names of
+    /// the members (see ``DecodingSession/keepCustomNames(_:)``); lookups
+    /// find the last of equal names.
+    case custom(list: Int)
+  }
+
+  /// The state for reading the object of `decoder` by keys of the key type
+  /// at `keyType` in ``KeyTypes``, with its lookups readied.
+  init(_ decoder: TapeDecoder, keyType: Int) {
+    let session = decoder.session
+    object = decoder.index
+    if case .custom = session.options.keyDecodingStrategy {
+      names = .custom(
+        list: session.keepCustomNames(
+          session.customKeyNames(ofObject: object, path: decoder.codingPath)))
+    } else {
+      names = .byID(findsLast: session.beginLookups(inObject: object, keyType: keyType))
+    }
   }
 }

@@ -1,7 +1,19 @@
 /// A keyed container writing one JSON object.
 struct EncoderKeyedContainer<Key: CodingKey>: EncoderKeyedContainerMaking {
   let session: EncodingSession
-  let container: Int
+  /// Where the number of the object written is kept in the session, so
+  /// that the container can be given out again for another object (see
+  /// ``SpareKeyedContainer``).
+  let slot: Int
+
+  init(session: EncodingSession, slot: Int) {
+    self.session = session
+    self.slot = slot
+  }
+
+  /// The number of the object written.
+  @inline(__always)
+  var container: Int { session.keyedContainerObjects[slot] }
 
   /// The maker of this type's containers, which the session keeps per key
   /// type.

@@ -79,6 +79,23 @@ final class EncodingSession {
   /// (see ``KeyedEncodingContainerMaker``).
   @exclusivity(unchecked) private var keyTypes = KeyTypes()
 
+  /// The object each keyed container writes, by the container's slot (see
+  /// ``SpareKeyedContainer``).
+  @exclusivity(unchecked) var keyedContainerObjects: [Int] = []
+
+  /// Whether the makers may keep containers of this session to give out
+  /// again: until its `encode` call ends.
+  @exclusivity(unchecked) private(set) var keepsSpareContainers = true
+
+  /// Lets go of the containers the makers keep to give out again (see
+  /// ``SpareKeyedContainer``), which hold this session, and keeps none from
+  /// now on: called when an encode ends, so that the session is freed (a
+  /// container kept past it must not make a cycle).
+  func dropSpareContainers() {
+    keepsSpareContainers = false
+    keyTypes.dropSpareContainers()
+  }
+
   /// A keyed container writing the object `container`, by keys of type `Key`.
   @inline(__always)
   func keyedContainer<Key: CodingKey>(_ container: Int, keyedBy key: Key.Type)

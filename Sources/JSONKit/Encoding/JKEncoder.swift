@@ -205,6 +205,7 @@ public final class JKEncoder: @unchecked Sendable {
     let isPretty = options.outputFormatting.contains(.prettyPrinted)
     let capacity = OutputSizeHints.shared.capacity(for: T.self, isPretty: isPretty)
     let session = EncodingSession(options: options, capacity: capacity)
+    defer { session.dropSpareContainers() }
     do {
       try body(SlotEncoder(session: session, slot: .root))
     } catch {

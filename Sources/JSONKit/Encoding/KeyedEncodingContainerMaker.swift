@@ -6,14 +6,30 @@
 /// `KeyedEncodingContainerProtocol`, so that a container made through it
 /// costs no runtime look-up of either: `container(keyedBy:)`, generic over
 /// `Key` alone, would look up `EncoderKeyedContainer<Key>` and its
-/// conformance for every object it writes. The decoder's
-/// ``KeyedContainerMaker`` does the same for its containers.
-class KeyedEncodingContainerMaker<Key: CodingKey> {
-  /// A container writing the object `container` of `session`. Only
+/// conformance for every object it writes. It gives out again the last
+/// container it made once no code holds it (see ``SpareKeyedContainer``).
+/// The decoder's ``KeyedContainerMaker`` does the same for its containers.
+class KeyedEncodingContainerMaker<Key: CodingKey>: SpareKeyedContainer {
+  /// A container writing the object `container` of `session`.
+  final func container(_ session: EncodingSession, _ container: Int) -> KeyedEncodingContainer<Key>
+  {
+    if let slot = freeSpareSlot() {
+      session.keyedContainerObjects[slot] = container
+      return spareContainer(as: KeyedEncodingContainer<Key>.self)
+    }
+    let slot = session.keyedContainerObjects.count
+    session.keyedContainerObjects.append(container)
+    let made = make(session, slot: slot)
+    if session.keepsSpareContainers { keep(made, slot: slot) }
+    return made
+  }
+
+  /// A new container writing the object in `slot` of `session`'s
+  /// ``EncodingSession/keyedContainerObjects``. Only
   /// ``EncoderContainerMaker`` is made, which makes it without the look-ups
   /// that this way of making it costs.
-  func container(_ session: EncodingSession, _ container: Int) -> KeyedEncodingContainer<Key> {
-    KeyedEncodingContainer(EncoderKeyedContainer<Key>(session: session, container: container))
+  func make(_ session: EncodingSession, slot: Int) -> KeyedEncodingContainer<Key> {
+    KeyedEncodingContainer(EncoderKeyedContainer<Key>(session: session, slot: slot))
   }
 }
 
@@ -21,16 +37,17 @@ class KeyedEncodingContainerMaker<Key: CodingKey> {
 final class EncoderContainerMaker<Container: EncoderKeyedContainerMaking>:
   KeyedEncodingContainerMaker<Container.Key>
 {
-  override func container(_ session: EncodingSession, _ container: Int)
+  override func make(_ session: EncodingSession, slot: Int)
     -> KeyedEncodingContainer<Container.Key>
   {
-    KeyedEncodingContainer(Container(session: session, container: container))
+    KeyedEncodingContainer(Container(session: session, slot: slot))
   }
 }
 
-/// A keyed container made from a session and an open object, so that
+/// A keyed container made from the object it writes, so that
 /// ``EncoderContainerMaker`` can make it knowing nothing but its type.
 protocol EncoderKeyedContainerMaking: KeyedEncodingContainerProtocol {
-  /// A container writing the object `container` of `session`.
-  init(session: EncodingSession, container: Int)
+  /// A container writing the object in `slot` of `session`'s
+  /// ``EncodingSession/keyedContainerObjects``.
+  init(session: EncodingSession, slot: Int)
 }

@@ -1,0 +1,84 @@
+/// What every keyed-container maker (the decoder's ``KeyedContainerMaker``
+/// and the encoder's ``KeyedEncodingContainerMaker``) is, whatever its key
+/// type: it keeps the last container it made, to give out again once no
+/// other code holds it.
+///
+/// A `KeyedDecodingContainer` or `KeyedEncodingContainer` holds its
+/// container in a box of the standard library's, and making one costs a
+/// runtime look-up of the box type's generic metadata and an allocation: for
+/// an array of small objects, more than reading or writing their members.
+/// A model's `init(from:)` or `encode(to:)` drops its container when it
+/// returns, and the next value of its type takes it over: the container
+/// reads which object it is over from its slot in the session, which the
+/// maker sets, so that pointing it at another object changes nothing anyone
+/// else can see. A container still held is never given out again.
+///
+/// The spare is kept as the one strong reference to its box that such a
+/// container is, in memory of its own, so that the box's uniqueness can be
+/// checked and the container read back without any generic operation on
+/// the container type: each would look up that type's metadata, at about
+/// the cost of a new box.
+///
+/// A session's makers outlive it or belong to it, and a spare container
+/// holds its session: the session has every maker let go of its spare when
+/// its `decode` or `encode` call ends (``KeyTypes/dropSpareContainers()``).
+class SpareKeyedContainer {
+  /// The box of the container last made, or nil.
+  private let spare: UnsafeMutablePointer<AnyObject?>
+  /// The slot of the spare container in its session, or -1.
+  @exclusivity(unchecked) private var spareSlot = -1
+
+  init() {
+    spare = .allocate(capacity: 1)
+    spare.initialize(to: nil)
+  }
+
+  deinit {
+    spare.deinitialize(count: 1)
+    spare.deallocate()
+  }
+
+  /// Whether the standard library's keyed containers are, as in every one
+  /// so far, one strong reference to their box (whatever their key type);
+  /// if not, no container is given out twice. Worked out once: asked of a
+  /// generic type, it would cost a metadata look-up each time.
+  private static let canTellIfHeld =
+    MemoryLayout<KeyedDecodingContainer<AnyCodingKey>>.size == MemoryLayout<AnyObject>.size
+    && MemoryLayout<KeyedEncodingContainer<AnyCodingKey>>.size == MemoryLayout<AnyObject>.size
+    && MemoryLayout<KeyedDecodingContainer<AnyCodingKey>>.alignment
+      == MemoryLayout<AnyObject>.alignment
+    && MemoryLayout<KeyedEncodingContainer<AnyCodingKey>>.alignment
+      == MemoryLayout<AnyObject>.alignment
+
+  /// The slot of the spare container when no code but this holds it, so
+  /// that it may be pointed at another object and given out again.
+  @inline(__always)
+  final func freeSpareSlot() -> Int? {
+    guard Self.canTellIfHeld, spareSlot >= 0, isKnownUniquelyReferenced(&spare.pointee) else {
+      return nil
+    }
+    return spareSlot
+  }
+
+  /// The spare container, of the type it was kept as.
+  @inline(__always)
+  final func spareContainer<Container>(as type: Container.Type) -> Container {
+    UnsafeRawPointer(spare).assumingMemoryBound(to: Container.self).pointee
+  }
+
+  /// Keeps `container`, a keyed container of the standard library's whose
+  /// container reads its object from `slot`, as the spare.
+  @inline(__always)
+  final func keep<Container>(_ container: Container, slot: Int) {
+    guard Self.canTellIfHeld else { return }
+    spare.pointee = nil
+    UnsafeMutableRawPointer(spare).assumingMemoryBound(to: Container.self).initialize(to: container)
+    spareSlot = slot
+  }
+
+  /// Lets go of the spare container.
+  final func dropSpare() {
+    spare.pointee = nil
+    spareSlot = -1
+  }
+}
