@@ -15,9 +15,11 @@
 ///
 /// The spare is kept as the one strong reference to its box that such a
 /// container is, in memory of its own, so that the box's uniqueness can be
-/// checked and the container read back without any generic operation on
-/// the container type: each would look up that type's metadata, at about
-/// the cost of a new box.
+/// checked without any generic operation on the container type. Giving the
+/// container out still copies it as that type, which the standard library
+/// keeps resilient: that costs one look-up of its generic metadata (about
+/// 180 instructions), against a look-up of the box type's, an allocation
+/// and a release for a new box.
 ///
 /// A session's makers outlive it or belong to it, and a spare container
 /// holds its session: the session has every maker let go of its spare when
