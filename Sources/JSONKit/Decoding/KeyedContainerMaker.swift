@@ -13,15 +13,10 @@ class KeyedContainerMaker<Key: CodingKey>: SpareKeyedContainer {
   final func container(_ decoder: TapeDecoder, keyType: Int) -> KeyedDecodingContainer<Key> {
     let session = decoder.session
     let state = KeyedObjectState(decoder, keyType: keyType)
-    if let slot = freeSpareSlot() {
-      session.keyedObjects[slot] = state
-      return spareContainer(as: KeyedDecodingContainer<Key>.self)
-    }
-    let slot = session.keyedObjects.count
-    session.keyedObjects.append(state)
-    let made = make(session, slot: slot)
-    if session.keepsSpareContainers { keep(made, slot: slot) }
-    return made
+    return container(
+      KeyedDecodingContainer<Key>.self, for: state, in: &session.keyedObjects,
+      keeps: session.keepsSpareContainers
+    ) { make(session, slot: $0) }
   }
 
   /// A new container over the object in `slot` of `session`'s

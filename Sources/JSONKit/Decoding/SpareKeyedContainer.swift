@@ -52,10 +52,30 @@ class SpareKeyedContainer {
     && MemoryLayout<KeyedEncodingContainer<AnyCodingKey>>.alignment
       == MemoryLayout<AnyObject>.alignment
 
+  /// A container of type `Container` over the object that `state` gives:
+  /// the spare, its slot in `slots` set to `state`, when no code but this
+  /// holds it; otherwise a new one, made by `make` for a new slot of
+  /// `slots`, and kept as the spare when `keeps`.
+  @inline(__always)
+  final func container<Container, State>(
+    _ type: Container.Type, for state: State, in slots: inout [State], keeps: Bool,
+    make: (_ slot: Int) -> Container
+  ) -> Container {
+    if let slot = freeSpareSlot() {
+      slots[slot] = state
+      return spareContainer(as: Container.self)
+    }
+    let slot = slots.count
+    slots.append(state)
+    let made = make(slot)
+    if keeps { keep(made, slot: slot) }
+    return made
+  }
+
   /// The slot of the spare container when no code but this holds it, so
   /// that it may be pointed at another object and given out again.
   @inline(__always)
-  final func freeSpareSlot() -> Int? {
+  private func freeSpareSlot() -> Int? {
     guard Self.canTellIfHeld, spareSlot >= 0, isKnownUniquelyReferenced(&spare.pointee) else {
       return nil
     }
@@ -64,14 +84,14 @@ class SpareKeyedContainer {
 
   /// The spare container, of the type it was kept as.
   @inline(__always)
-  final func spareContainer<Container>(as type: Container.Type) -> Container {
+  private func spareContainer<Container>(as type: Container.Type) -> Container {
     UnsafeRawPointer(spare).assumingMemoryBound(to: Container.self).pointee
   }
 
   /// Keeps `container`, a keyed container of the standard library's whose
   /// container reads its object from `slot`, as the spare.
   @inline(__always)
-  final func keep<Container>(_ container: Container, slot: Int) {
+  private func keep<Container>(_ container: Container, slot: Int) {
     guard Self.canTellIfHeld else { return }
     spare.pointee = nil
     UnsafeMutableRawPointer(spare).assumingMemoryBound(to: Container.self).initialize(to: container)

@@ -13,15 +13,10 @@ class KeyedEncodingContainerMaker<Key: CodingKey>: SpareKeyedContainer {
   /// A container writing the object `container` of `session`.
   final func container(_ session: EncodingSession, _ container: Int) -> KeyedEncodingContainer<Key>
   {
-    if let slot = freeSpareSlot() {
-      session.keyedContainerObjects[slot] = container
-      return spareContainer(as: KeyedEncodingContainer<Key>.self)
-    }
-    let slot = session.keyedContainerObjects.count
-    session.keyedContainerObjects.append(container)
-    let made = make(session, slot: slot)
-    if session.keepsSpareContainers { keep(made, slot: slot) }
-    return made
+    self.container(
+      KeyedEncodingContainer<Key>.self, for: container, in: &session.keyedContainerObjects,
+      keeps: session.keepsSpareContainers
+    ) { make(session, slot: $0) }
   }
 
   /// A new container writing the object in `slot` of `session`'s
