@@ -92,10 +92,23 @@ struct OutputBufferReuseTests {
     #expect(taken?.capacity == sizes[sizes.count - OutputBufferPool.spareCount])
     #expect(pool.keptCapacities == [sizes.last!])
     #expect(pool.take(atLeast: sizes.last! + 1) == nil)
-    // Requests outside the kept sizes are never served from the pool.
+    // Requests outside the kept sizes are never served from the pool, nor
+    // is a buffer more than four times the size asked for.
     #expect(pool.take(atLeast: small - 1) == nil)
+    pool.recycle(malloc(small * 16)!, capacity: small * 16)
+    #expect(pool.keptCapacities.sorted() == [sizes.last!, small * 16])
+    if let fits = pool.take(atLeast: small + 1) {
+      #expect(fits.capacity == sizes.last!)
+      free(fits.bytes)
+    } else {
+      Issue.record("no buffer for \(small + 1) bytes")
+    }
+    #expect(pool.take(atLeast: small + 1) == nil)
+    #expect(pool.keptCapacities == [small * 16])
     if let taken { free(taken.bytes) }
-    while let spare = pool.take(atLeast: small) { free(spare.bytes) }
+    for capacity in pool.keptCapacities {
+      if let spare = pool.take(atLeast: capacity) { free(spare.bytes) }
+    }
     #expect(pool.keptCapacities.isEmpty)
   }
 }

@@ -45,8 +45,8 @@ class SpareKeyedContainer {
   /// if not, no container is given out twice. Worked out once: asked of a
   /// generic type, it would cost a metadata look-up each time.
   private static let canTellIfHeld =
-    MemoryLayout<KeyedDecodingContainer<AnyCodingKey>>.size == MemoryLayout<AnyObject>.size
-    && MemoryLayout<KeyedEncodingContainer<AnyCodingKey>>.size == MemoryLayout<AnyObject>.size
+    MemoryLayout<KeyedDecodingContainer<AnyCodingKey>>.size == MemoryLayout<AnyObject?>.size
+    && MemoryLayout<KeyedEncodingContainer<AnyCodingKey>>.size == MemoryLayout<AnyObject?>.size
     && MemoryLayout<KeyedDecodingContainer<AnyCodingKey>>.alignment
       == MemoryLayout<AnyObject>.alignment
     && MemoryLayout<KeyedEncodingContainer<AnyCodingKey>>.alignment
@@ -82,7 +82,8 @@ class SpareKeyedContainer {
     return spareSlot
   }
 
-  /// The spare container, of the type it was kept as.
+  /// The spare container, of the type it was kept as: the memory holds that
+  /// container's one reference, which is what it is bound to.
   @inline(__always)
   private func spareContainer<Container>(as type: Container.Type) -> Container {
     UnsafeRawPointer(spare).assumingMemoryBound(to: Container.self).pointee
@@ -90,12 +91,19 @@ class SpareKeyedContainer {
 
   /// Keeps `container`, a keyed container of the standard library's whose
   /// container reads its object from `slot`, as the spare.
-  @inline(__always)
+  ///
+  /// The old spare is moved out before the memory is bound to the
+  /// container's type and written, and released only after, so that no
+  /// store through one type can be ordered around one through the other;
+  /// the memory is then bound back to the reference it is read as.
   private func keep<Container>(_ container: Container, slot: Int) {
     guard Self.canTellIfHeld else { return }
-    spare.pointee = nil
-    UnsafeMutableRawPointer(spare).assumingMemoryBound(to: Container.self).initialize(to: container)
+    let old = spare.move()
+    UnsafeMutableRawPointer(spare).bindMemory(to: Container.self, capacity: 1)
+      .initialize(to: container)
+    UnsafeMutableRawPointer(spare).bindMemory(to: AnyObject?.self, capacity: 1)
     spareSlot = slot
+    withExtendedLifetime(old) {}
   }
 
   /// Lets go of the spare container.

@@ -34,15 +34,18 @@ final class OutputBufferPool: @unchecked Sendable {
   /// How many buffers are kept at most: one per core on a small server.
   static let spareCount = 2
 
-  /// A kept buffer of at least `capacity` bytes (the smallest that fits),
-  /// to be given back with ``recycle(_:capacity:)`` or freed; `nil` when no
-  /// kept buffer is large enough.
+  /// A kept buffer of at least `capacity` bytes and at most four times as
+  /// many (the smallest that fits), to be given back with
+  /// ``recycle(_:capacity:)`` or freed; `nil` when no kept buffer fits. A
+  /// much larger one stays kept: a short output would cut it down to its
+  /// own size when it is done.
   func take(atLeast capacity: Int) -> (bytes: UnsafeMutableRawPointer, capacity: Int)? {
     guard capacity >= Self.smallestKept, capacity <= Self.largestKept else { return nil }
     lock.lock()
     defer { lock.unlock() }
     var best: Int?
-    for index in spares.indices where spares[index].capacity >= capacity {
+    for index in spares.indices
+    where spares[index].capacity >= capacity && spares[index].capacity / 4 <= capacity {
       if let chosen = best, spares[chosen].capacity <= spares[index].capacity { continue }
       best = index
     }
