@@ -461,6 +461,29 @@ struct DecoderSemanticsTests {
     }
   }
 
+  /// A value that keeps its decoder after `init(from:)` returns.
+  final class KeepsItsDecoder: Decodable, @unchecked Sendable {
+    // Unchecked: each test decodes its own instances on one thread.
+    let decoder: any Decoder
+    init(from decoder: any Decoder) throws { self.decoder = decoder }
+  }
+
+  struct HoldsKeptDecoder: Decodable {
+    var a: KeepsItsDecoder
+    var b: Int
+  }
+
+  @Test func aKeptDecoderReadsItsOwnValueWhereFoundationsReadsTheTopLevel() throws {
+    let json = Data(#"{"a":{"x":1},"b":2}"#.utf8)
+    let ours = try JKDecoder().decode(HoldsKeptDecoder.self, from: json)
+    #expect(try ours.a.decoder.container(keyedBy: AnyKey.self).allKeys.map(\.stringValue) == ["x"])
+    // The documented difference: Foundation's kept decoder has moved on.
+    let theirs = try JSONDecoder().decode(HoldsKeptDecoder.self, from: json)
+    #expect(
+      try theirs.a.decoder.container(keyedBy: AnyKey.self).allKeys.map(\.stringValue).sorted()
+        == ["a", "b"])
+  }
+
   /// A tree of one type: each node's container is held while its children,
   /// of the same key type, are read, and read again after them.
   struct Node: Codable, Equatable {
