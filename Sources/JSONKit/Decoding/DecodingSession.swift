@@ -68,6 +68,8 @@ final class DecodingSession {
     }
     keyTables = KeyTables.of(context)
     keyTables.memberTables.removeAll()
+    keyedObjects = keyTables.spareKeyedObjects
+    keyTables.spareKeyedObjects = []
     names = keyTables.names(naming, updatedFrom: context.state.keys)
     hasSharedNames = names.hasSharedNames
   }
@@ -246,6 +248,14 @@ final class DecodingSession {
   func dropSpareContainers() {
     keepsSpareContainers = false
     keyTables.keyTypes.dropSpareContainers()
+  }
+
+  /// Gives the storage of ``keyedObjects`` to the scan context's tables for
+  /// the next session: called when a decode ends and no decoder or
+  /// container of this session is left.
+  func giveBackStorage() {
+    keyedObjects.removeAll(keepingCapacity: true)
+    swap(&keyedObjects, &keyTables.spareKeyedObjects)
   }
 
   /// A keyed container by `Key` over the object of `decoder`, made by the

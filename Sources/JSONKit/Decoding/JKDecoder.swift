@@ -304,6 +304,7 @@ public final class JKDecoder: @unchecked Sendable {
     defer {
       session.dropSpareContainers()
       if isKnownUniquelyReferenced(&session) {
+        session.giveBackStorage()
         contexts.give(context)
       } else {
         session.detach()

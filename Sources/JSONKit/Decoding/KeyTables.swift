@@ -14,6 +14,10 @@ final class KeyTables {
   /// The key types keyed containers were asked for, with their makers.
   @exclusivity(unchecked) var keyTypes = KeyTypes()
 
+  /// The storage of a finished session's ``DecodingSession/keyedObjects``,
+  /// emptied, for the next session to fill without growing it again.
+  @exclusivity(unchecked) var spareKeyedObjects: [KeyedObjectState] = []
+
   /// The member tables of the large objects of the document being decoded.
   @exclusivity(unchecked) var memberTables = MemberTables()
 

@@ -29,6 +29,11 @@ class SpareKeyedContainer {
   private let spare: UnsafeMutablePointer<AnyObject?>
   /// The slot of the spare container in its session, or -1.
   @exclusivity(unchecked) private var spareSlot = -1
+  /// Whether a container was made since the spare was last let go of:
+  /// only a second one of its key type in one session is kept, since
+  /// keeping one costs a look-up of the container type's metadata, which
+  /// a key type met once in a document would pay for nothing.
+  @exclusivity(unchecked) private var hasMadeOne = false
 
   init() {
     spare = .allocate(capacity: 1)
@@ -68,7 +73,8 @@ class SpareKeyedContainer {
     let slot = slots.count
     slots.append(state)
     let made = make(slot)
-    if keeps { keep(made, slot: slot) }
+    if keeps && hasMadeOne { keep(made, slot: slot) }
+    hasMadeOne = true
     return made
   }
 
@@ -110,5 +116,6 @@ class SpareKeyedContainer {
   final func dropSpare() {
     spare.pointee = nil
     spareSlot = -1
+    hasMadeOne = false
   }
 }
