@@ -71,6 +71,8 @@ class SpareKeyedContainer {
       return spareContainer(as: Container.self)
     }
     let slot = slots.count
+    // Room for a typical document's key types at once, not grown one by one.
+    if slots.capacity == 0 { slots.reserveCapacity(16) }
     slots.append(state)
     let made = make(slot)
     if keeps && hasMadeOne { keep(made, slot: slot) }
