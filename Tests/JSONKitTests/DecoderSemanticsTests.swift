@@ -484,34 +484,11 @@ struct DecoderSemanticsTests {
         == ["a", "b"])
   }
 
-  /// A tree of one type: each node's container is held while its children,
-  /// of the same key type, are read, and read again after them.
-  struct Node: Codable, Equatable {
-    var name: String
-    var children: [Node]
-    var after: Int
-    enum CodingKeys: String, CodingKey { case name, children, after }
-    init(name: String, children: [Node], after: Int) {
-      (self.name, self.children, self.after) = (name, children, after)
-    }
-    init(from decoder: any Decoder) throws {
-      let container = try decoder.container(keyedBy: CodingKeys.self)
-      children = try container.decode([Node].self, forKey: .children)
-      name = try container.decode(String.self, forKey: .name)
-      after = try container.decode(Int.self, forKey: .after)
-    }
-  }
-
   @Test func nestedValuesOfOneTypeEachReadTheirOwnObject() throws {
-    func tree(_ depth: Int, _ name: String) -> Node {
-      Node(
-        name: name,
-        children: depth == 0 ? [] : (0..<3).map { tree(depth - 1, name + ".\($0)") },
-        after: depth)
-    }
-    let json = String(decoding: try JSONEncoder().encode(tree(4, "r")), as: UTF8.self)
-    #expect(DecodingOracle.expectSame(Node.self, json) == .sameValue)
-    #expect(try JKDecoder().decode(Node.self, from: Data(json.utf8)) == tree(4, "r"))
+    let root = TreeNode.tree(depth: 4)
+    let json = String(decoding: try JSONEncoder().encode(root), as: UTF8.self)
+    #expect(DecodingOracle.expectSame(TreeNode.self, json) == .sameValue)
+    #expect(try JKDecoder().decode(TreeNode.self, from: Data(json.utf8)) == root)
   }
 
   /// Tries the member `OBJ` as `[String: PathNamed]`, then decodes it as a

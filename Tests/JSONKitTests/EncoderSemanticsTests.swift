@@ -196,24 +196,10 @@ struct EncoderSemanticsTests {
         == #"[{"id":0,"late":true},{"id":1},{"id":2}]"#)
   }
 
-  /// A tree of one type: each node's container is held while its children,
-  /// of the same key type, are written.
-  struct Node: Codable, Equatable {
-    var name: String
-    var children: [Node]
-    var after: Int
-  }
-
   @Test func nestedValuesOfOneTypeEachWriteTheirOwnObject() throws {
-    func tree(_ depth: Int, _ name: String) -> Node {
-      Node(
-        name: name,
-        children: depth == 0 ? [] : (0..<3).map { tree(depth - 1, name + ".\($0)") },
-        after: depth)
-    }
-    let root = tree(4, "r")
+    let root = TreeNode.tree(depth: 4)
     try expectSameAsFoundation(root)
-    #expect(try JSONDecoder().decode(Node.self, from: JKEncoder().encode(root)) == root)
+    #expect(try JSONDecoder().decode(TreeNode.self, from: JKEncoder().encode(root)) == root)
   }
 
   /// Writes into a nested container after its parent wrote a later key.
