@@ -164,11 +164,11 @@ public struct JSONObject: Sendable {
     if members.count <= 4 {
       // Too few keys to repay computing prefixes.
       if members.indices.dropFirst().allSatisfy({
-        Self.utf8Precedes(members[$0 - 1].key, members[$0].key)
+        ByteWriter.keyPrecedes(members[$0 - 1].key, members[$0].key)
       }) {
         return nil
       }
-      return members.indices.sorted { Self.utf8Precedes(members[$0].key, members[$1].key) }
+      return members.indices.sorted { ByteWriter.keyPrecedes(members[$0].key, members[$1].key) }
     }
     // Most keys differ in their first sixteen bytes, so comparing those as
     // two integers settles most comparisons without touching the strings.
@@ -184,7 +184,7 @@ public struct JSONObject: Sendable {
       if left.prefix != right.prefix {
         return left.prefix < right.prefix
       }
-      return Self.utf8Precedes(members[left.position].key, members[right.position].key)
+      return ByteWriter.keyPrecedes(members[left.position].key, members[right.position].key)
     }
     return entries.map(\.position)
   }
@@ -213,15 +213,6 @@ public struct JSONObject: Sendable {
     static func < (lhs: SortPrefix, rhs: SortPrefix) -> Bool {
       (lhs.high, lhs.low) < (rhs.high, rhs.low)
     }
-  }
-
-  private static func utf8Precedes(_ lhs: String, _ rhs: String) -> Bool {
-    let fast = lhs.utf8.withContiguousStorageIfAvailable { left in
-      rhs.utf8.withContiguousStorageIfAvailable { right in
-        left.lexicographicallyPrecedes(right)
-      }
-    }
-    return (fast ?? nil) ?? lhs.utf8.lexicographicallyPrecedes(rhs.utf8)
   }
 }
 
