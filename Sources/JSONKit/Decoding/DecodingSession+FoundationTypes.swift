@@ -1,29 +1,33 @@
 import Foundation
 
 /// Foundation's types that JSONDecoder reads specially: `Date`, `Data` and
-/// `URL`, each by its strategy.
+/// `URL`, each by its strategy; and `UUID`, which it reads through its
+/// `init(from:)`.
+///
+/// JSONKit reads their text from the tape's bytes with its own code
+/// (``ISO8601DateText``, ``Base64Text``, ``UUIDText``), which accepts
+/// exactly what Foundation accepts. Only a value it accepts is returned
+/// from there: anything else is handed to Foundation's own parser or
+/// initializer, so that an error is Foundation's error, word for word.
 extension DecodingSession {
   func date(at index: Int, path: @autoclosure () -> [any CodingKey], depth: Int) throws
     -> Date
   {
     // As Foundation: null is missing whatever the strategy (a custom one is not asked).
-    if entries[index].kind == .null { throw DecodingErrors.valueNotFound(Date.self, path: path()) }
-    let decoder = TapeDecoder(session: self, index: index)
+    let entry = entries[index]
+    if entry.kind == .null { throw DecodingErrors.valueNotFound(Date.self, path: path()) }
     switch options.dateDecodingStrategy {
     case .deferredToDate:
-      return try Date(from: decoder)
+      return try Date(from: TapeDecoder(session: self, index: index))
     case .secondsSince1970:
       return Date(timeIntervalSince1970: try double(at: index, path: path()))
     case .millisecondsSince1970:
       return Date(timeIntervalSince1970: try double(at: index, path: path()) / 1000)
     case .iso8601:
-      let text = try string(at: index, path: path())
-      guard let date = try? Date.ISO8601FormatStyle().parse(text) else {
-        // At the asking decoder's path, as Foundation reports it.
-        throw DecodingErrors.corrupted(
-          "Expected date string to be ISO8601-formatted.", path: path().dropLast(depth))
+      if entry.kind == .string, let date = ISO8601DateText.date(from: tape.stringBytes(entry)) {
+        return date
       }
-      return date
+      return try foundationISO8601Date(at: index, path: path(), depth: depth)
     #if canImport(Darwin)
       // Elsewhere Foundation spells `.formatted` as a `.custom` closure.
       case .formatted(let formatter):
@@ -35,29 +39,57 @@ extension DecodingSession {
         return date
     #endif
     case .custom(let closure):
-      return try closure(decoder)
+      return try closure(TapeDecoder(session: self, index: index))
     @unknown default:
-      return try Date(from: decoder)
+      return try Date(from: TapeDecoder(session: self, index: index))
     }
   }
 
+  /// An ISO 8601 date read by Foundation's parser, as JSONDecoder reads it:
+  /// for the strings JSONKit's own reader does not accept, whose error (or,
+  /// should the two readers ever disagree, whose date) is Foundation's.
+  @inline(never)
+  private func foundationISO8601Date(
+    at index: Int, path: @autoclosure () -> [any CodingKey], depth: Int
+  ) throws -> Date {
+    let text = try string(at: index, path: path())
+    guard let date = try? Date.ISO8601FormatStyle().parse(text) else {
+      // At the asking decoder's path, as Foundation reports it.
+      throw DecodingErrors.corrupted(
+        "Expected date string to be ISO8601-formatted.", path: path().dropLast(depth))
+    }
+    return date
+  }
+
   func data(at index: Int, path: @autoclosure () -> [any CodingKey]) throws -> Data {
-    if entries[index].kind == .null { throw DecodingErrors.valueNotFound(Data.self, path: path()) }
-    let decoder = TapeDecoder(session: self, index: index)
+    let entry = entries[index]
+    if entry.kind == .null { throw DecodingErrors.valueNotFound(Data.self, path: path()) }
     switch options.dataDecodingStrategy {
     case .deferredToData:
-      return try Data(from: decoder)
+      return try Data(from: TapeDecoder(session: self, index: index))
     case .base64:
-      let text = try string(at: index, path: path())
-      guard let data = Data(base64Encoded: text) else {
-        throw DecodingErrors.corrupted("Encountered Data is not valid Base64.", path: path())
+      if entry.kind == .string, let data = Base64Text.decode(tape.stringBytes(entry)) {
+        return data
       }
-      return data
+      return try foundationBase64Data(at: index, path: path())
     case .custom(let closure):
-      return try closure(decoder)
+      return try closure(TapeDecoder(session: self, index: index))
     @unknown default:
-      return try Data(from: decoder)
+      return try Data(from: TapeDecoder(session: self, index: index))
     }
+  }
+
+  /// Base64 read by Foundation, as JSONDecoder reads it: for the strings
+  /// JSONKit's own reader does not accept.
+  @inline(never)
+  private func foundationBase64Data(at index: Int, path: @autoclosure () -> [any CodingKey])
+    throws -> Data
+  {
+    let text = try string(at: index, path: path())
+    guard let data = Data(base64Encoded: text) else {
+      throw DecodingErrors.corrupted("Encountered Data is not valid Base64.", path: path())
+    }
+    return data
   }
 
   func url(at index: Int, path: @autoclosure () -> [any CodingKey]) throws -> URL {
@@ -67,5 +99,15 @@ extension DecodingSession {
       throw DecodingErrors.corrupted("Invalid URL string.", path: path())
     }
     return url
+  }
+
+  /// The UUID a string value spells, read as `UUID(uuidString:)` reads it;
+  /// nil for anything else, which `UUID.init(from:)` then reports as it
+  /// does under Foundation's decoder.
+  @inline(__always)
+  func uuid(at index: Int) -> UUID? {
+    let entry = entries[index]
+    guard entry.kind == .string else { return nil }
+    return UUIDText.uuid(from: tape.stringBytes(entry))
   }
 }

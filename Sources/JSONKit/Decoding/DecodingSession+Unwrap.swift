@@ -48,7 +48,7 @@ extension DecodingSession {
     // here are models, which need none of the special types' checks.
     switch shape(of: T.self) {
     case .special:
-      if let special = try decodeSpecial(T.self, at: index, path: path()) { return special as! T }
+      if let special = try decodeSpecial(T.self, at: index, path: path()) { return special }
     case .array(let array):
       if entries[index].kind == .array {
         return try decodeArray(array, at: index, as: T.self)
@@ -107,7 +107,7 @@ extension DecodingSession {
     if T.self == String.self || T.self == Int.self || T.self == Double.self || T.self == Bool.self {
       return try unwrap(type, at: absentIndex, path: path)
     }
-    if let special = try decodeSpecial(T.self, at: absentIndex, path: path) { return special as! T }
+    if let special = try decodeSpecial(T.self, at: absentIndex, path: path) { return special }
     return try type.init(from: TapeDecoder(session: self, index: absentIndex, explicitPath: path))
   }
 
@@ -144,35 +144,65 @@ extension DecodingSession {
     unsafeBitCast(value, to: T.self)
   }
 
-  /// The types Foundation's JSONDecoder reads specially, and the other
-  /// integer widths; nil for any other type. A date is a container's
-  /// member here (see ``unwrap(_:at:path:depth:)``).
-  private func decodeSpecial(
-    _ type: Any.Type, at index: Int, path: @autoclosure () -> [any CodingKey]
-  ) throws -> Any? {
+  /// The types Foundation's JSONDecoder reads specially (and `UUID`, whose
+  /// text JSONKit reads itself), and the other integer widths; nil for any
+  /// other type, and for a `UUID` whose value is not a string it reads,
+  /// which its `init(from:)` then reports as Foundation does. A date is a
+  /// container's member here (see ``unwrap(_:at:path:depth:)``).
+  ///
+  /// Generic rather than returning `Any`, so that no value is boxed in an
+  /// existential and cast back.
+  private func decodeSpecial<T: Decodable>(
+    _ type: T.Type, at index: Int, path: @autoclosure () -> [any CodingKey]
+  ) throws -> T? {
+    if T.self == Date.self {
+      return reinterpret(try date(at: index, path: path(), depth: 1), as: T.self)
+    }
+    if T.self == UUID.self {
+      guard let uuid = uuid(at: index) else { return nil }
+      return reinterpret(uuid, as: T.self)
+    }
+    if T.self == Decimal.self {
+      return reinterpret(try decimal(at: index, path: path()), as: T.self)
+    }
+    if T.self == URL.self { return reinterpret(try url(at: index, path: path()), as: T.self) }
+    if T.self == Data.self { return reinterpret(try data(at: index, path: path()), as: T.self) }
+    if T.self == JSONValue.self {
+      return reinterpret(try jsonValue(at: index, path: path()), as: T.self)
+    }
+    if let integer = try specialInteger(T.self, at: index, path: path()) { return integer }
+    return nil
+  }
+
+  /// The integer types that ``unwrap(_:at:path:)`` does not read before
+  /// looking up a type's shape (the value an absent key's
+  /// ``unwrapAbsent(_:path:)`` reads may be any of them).
+  private func specialInteger<T: Decodable>(
+    _ type: T.Type, at index: Int, path: @autoclosure () -> [any CodingKey]
+  ) throws -> T? {
     switch ObjectIdentifier(type) {
-    case ObjectIdentifier(Date.self): return try date(at: index, path: path(), depth: 1)
-    case ObjectIdentifier(URL.self): return try url(at: index, path: path())
-    case ObjectIdentifier(Data.self): return try data(at: index, path: path())
-    case ObjectIdentifier(Decimal.self): return try decimal(at: index, path: path())
-    case ObjectIdentifier(JSONValue.self): return try jsonValue(at: index, path: path())
-    case ObjectIdentifier(Int64.self): return try integer(Int64.self, at: index, path: path())
-    case ObjectIdentifier(Float.self): return try float(at: index, path: path())
-    case ObjectIdentifier(Int32.self): return try integer(Int32.self, at: index, path: path())
-    case ObjectIdentifier(UInt64.self): return try integer(UInt64.self, at: index, path: path())
-    case ObjectIdentifier(UInt.self): return try integer(UInt.self, at: index, path: path())
-    case ObjectIdentifier(UInt32.self): return try integer(UInt32.self, at: index, path: path())
-    case ObjectIdentifier(Int16.self): return try integer(Int16.self, at: index, path: path())
-    case ObjectIdentifier(UInt16.self): return try integer(UInt16.self, at: index, path: path())
-    case ObjectIdentifier(Int8.self): return try integer(Int8.self, at: index, path: path())
-    case ObjectIdentifier(UInt8.self): return try integer(UInt8.self, at: index, path: path())
+    case ObjectIdentifier(Int64.self): return try integerValue(Int64.self, as: T.self)
+    case ObjectIdentifier(Float.self):
+      return reinterpret(try float(at: index, path: path()), as: T.self)
+    case ObjectIdentifier(Int32.self): return try integerValue(Int32.self, as: T.self)
+    case ObjectIdentifier(UInt64.self): return try integerValue(UInt64.self, as: T.self)
+    case ObjectIdentifier(UInt.self): return try integerValue(UInt.self, as: T.self)
+    case ObjectIdentifier(UInt32.self): return try integerValue(UInt32.self, as: T.self)
+    case ObjectIdentifier(Int16.self): return try integerValue(Int16.self, as: T.self)
+    case ObjectIdentifier(UInt16.self): return try integerValue(UInt16.self, as: T.self)
+    case ObjectIdentifier(Int8.self): return try integerValue(Int8.self, as: T.self)
+    case ObjectIdentifier(UInt8.self): return try integerValue(UInt8.self, as: T.self)
     default: break
     }
     if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
-      if type == Int128.self { return try integer(Int128.self, at: index, path: path()) }
-      if type == UInt128.self { return try integer(UInt128.self, at: index, path: path()) }
+      if type == Int128.self { return try integerValue(Int128.self, as: T.self) }
+      if type == UInt128.self { return try integerValue(UInt128.self, as: T.self) }
     }
     return nil
+
+    func integerValue<I: FixedWidthInteger>(_ integer: I.Type, as result: T.Type) throws -> T {
+      reinterpret(try self.integer(I.self, at: index, path: path()), as: T.self)
+    }
   }
 
   /// Whether `unwrap` reads `type` by a path of its own, not (or not only)
@@ -186,7 +216,7 @@ extension DecodingSession {
       ObjectIdentifier(UInt32.self), ObjectIdentifier(Int16.self), ObjectIdentifier(UInt16.self),
       ObjectIdentifier(Int8.self), ObjectIdentifier(UInt8.self), ObjectIdentifier(Date.self),
       ObjectIdentifier(URL.self), ObjectIdentifier(Data.self), ObjectIdentifier(Decimal.self),
-      ObjectIdentifier(JSONValue.self):
+      ObjectIdentifier(UUID.self), ObjectIdentifier(JSONValue.self):
       return true
     default:
       break

@@ -76,6 +76,10 @@ extension EncodingSession {
       try write(reinterpret(value, as: Date.self), into: slot)
     case ObjectIdentifier(Data.self):
       try write(reinterpret(value, as: Data.self), into: slot)
+    case ObjectIdentifier(UUID.self):
+      // `UUID.encode(to:)` writes its `uuidString`, which needs no escapes.
+      let uuid = reinterpret(value, as: UUID.self)
+      writeScalar(into: slot) { $0.writeQuoted(uuid) }
     case ObjectIdentifier(URL.self):
       let text = reinterpret(value, as: URL.self).absoluteString
       try writeScalar(into: slot) { try $0.writeQuotedChecked(text) }
@@ -212,8 +216,7 @@ extension EncodingSession {
     case .millisecondsSince1970:
       try writeDateNumber(1000 * date.timeIntervalSince1970, into: slot)
     case .iso8601:
-      let text = date.formatted(Date.ISO8601FormatStyle())
-      try writeScalar(into: slot) { try $0.writeQuotedChecked(text) }
+      writeScalar(into: slot) { $0.writeQuotedISO8601(date) }
     #if canImport(Darwin)
       // Elsewhere Foundation spells `.formatted` as a `.custom` closure.
       case .formatted(let formatter):
@@ -232,8 +235,7 @@ extension EncodingSession {
     case .deferredToData:
       try data.encode(to: SlotEncoder(session: self, slot: slot))
     case .base64:
-      let text = data.base64EncodedString()
-      try writeScalar(into: slot) { try $0.writeQuotedChecked(text) }
+      writeScalar(into: slot) { $0.writeQuotedBase64(data) }
     case .custom(let closure):
       try encodeByStrategy(into: slot) { try closure(data, $0) }
     @unknown default:
