@@ -18,7 +18,8 @@ public enum Corpus: String, CaseIterable, Sendable {
   case citmCatalog
   /// A GeoJSON polygon of Canada's border: almost all floating-point numbers.
   case canada
-  /// GitHub's public event stream (untyped).
+  /// GitHub's public event stream: untyped, and modelled by ``GitHubEvents`` for the
+  /// value-type benchmarks (it has no key-order variants, so it is not ``typed``).
   case githubEvents
   /// A 3D mesh: long arrays of numbers (untyped).
   case mesh

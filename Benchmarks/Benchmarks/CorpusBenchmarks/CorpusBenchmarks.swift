@@ -10,6 +10,9 @@ import Benchmark
 ///   as `Decode/twitter-shuffled/JKDecoder`, and a fresh decoder per iteration adds
 ///   `-fresh` to the API (`VariantBenchmarks.swift`).
 /// - `Encode`: the model to compact JSON; `EncodePretty`: to `.prettyPrinted` JSON.
+/// - `Decode/orders`, `Decode/github_events`, `Encode/orders`, `Encode/github_events`:
+///   payloads made of Foundation's value types, with a coder made per iteration
+///   (`-fresh`) or in setup (`SampleBenchmarks.swift`).
 let benchmarks: @Sendable () -> Void = {
   Benchmark.defaultConfiguration = .init(
     metrics: [.wallClock, .throughput, .mallocCountTotal, .peakMemoryResident],
@@ -22,4 +25,5 @@ let benchmarks: @Sendable () -> Void = {
   foundationBenchmarks()
   jsonKitBenchmarks()
   variantBenchmarks()
+  sampleBenchmarks()
 }

@@ -7,7 +7,8 @@ struct CompareOptions {
   /// Rows run only when their name (`decode/twitter-sorted`, `tape/canada`,
   /// `memory/citm_catalog`, `linear/twitter-x16`, `gzip-decode/twitter`, `gzip-encode/canada`,
   /// `value-parse/canada`, `value-write/twitter-sorted`, `encode/citm_catalog`,
-  /// `streams/speed`, `instructions/canada`) contains a match.
+  /// `types-decode/uuid`, `types-encode/orders`, `streams/speed`, `instructions/canada`)
+  /// contains a match.
   var filter: Regex<AnyRegexOutput>?
   /// How long one contender's batch of calls should take, in seconds.
   var batchSeconds = 0.02
@@ -18,15 +19,17 @@ struct CompareOptions {
     usage: compare [--rounds N] [--filter REGEX] [--batch-ms MS] [--instructions]
 
     Foundation's JSONDecoder and JSONKit's JKDecoder interleaved in one process, on
-    every corpus variant; then tape building, the memory of one decode (each in a
-    child process), growth with input size, and gzip beside plain JSON. Prints
-    Markdown tables.
+    every corpus variant; then encoding, Foundation's value types (dates, UUIDs,
+    decimals, data, URLs, generated orders, GitHub events) both ways, tape building,
+    the memory of one decode (each in a child process), growth with input size, and
+    gzip beside plain JSON. Prints Markdown tables.
 
       --rounds N       rounds per comparison; figures are medians over them (default 20)
       --filter REGEX   only rows whose name contains a match, such as 'twitter' or
                        '^decode/canada' (names: decode/…, tape/…, memory/…,
                        linear/…, gzip-decode/…, gzip-encode/…, value-parse/…,
-                       value-write/…, encode/…, streams/…, instructions/…)
+                       value-write/…, encode/…, types-decode/…, types-encode/…,
+                       streams/…, instructions/…)
       --batch-ms MS    how long one contender's batch of calls takes (default 20)
       --instructions   also count the instructions of one decode under callgrind
                        (needs valgrind; minutes more; rows instructions/…)

@@ -35,6 +35,7 @@ struct Comparison {
         + "\(Date().formatted(.iso8601)).\n")
     try decodeSection()
     try encodeSection()
+    try typesSection()
     try tapeSection()
     try validateSection()
     try memorySection()
