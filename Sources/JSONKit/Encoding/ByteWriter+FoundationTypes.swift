@@ -57,4 +57,22 @@ extension ByteWriter {
       commit(written + 2)
     }
   }
+
+  /// Writes a Decimal as `JSONEncoder` does: its `description`, unquoted
+  /// (a NaN too, as `NaN`).
+  mutating func write(_ decimal: Decimal) {
+    ensureCapacity(DecimalDescription.maxLength)
+    if let count = DecimalDescription.write(decimal, to: freeSpace) {
+      commit(count)
+    } else {
+      writeFoundationDescription(decimal)
+    }
+  }
+
+  /// A Decimal whose fields JSONKit's writer does not take for granted.
+  @inline(never)
+  private mutating func writeFoundationDescription(_ decimal: Decimal) {
+    var text = decimal.description
+    text.withUTF8 { append(UnsafeRawPointer($0.baseAddress!), count: $0.count) }
+  }
 }

@@ -89,10 +89,8 @@ extension EncodingSession {
       guard case .useDefaultKeys = options.keyEncodingStrategy else { return false }
       try write(reinterpret(value, as: JSONValue.self), into: slot)
     case ObjectIdentifier(Decimal.self):
-      var text = reinterpret(value, as: Decimal.self).description
-      writeScalar(into: slot) { writer in
-        text.withUTF8 { writer.append(UnsafeRawPointer($0.baseAddress!), count: $0.count) }
-      }
+      let decimal = reinterpret(value, as: Decimal.self)
+      writeScalar(into: slot) { $0.write(decimal) }
     default:
       return false
     }

@@ -1,77 +1,234 @@
 import Foundation
 
+#if !canImport(Darwin) && canImport(FoundationEssentials)
+  // Decimal's layout initializer is public on Apple's platforms; elsewhere
+  // swift-foundation offers it to corelibs Foundation as this SPI.
+  @_spi(SwiftCorelibsFoundation) import FoundationEssentials
+#endif
+
 /// Decimal values that keep every digit of a JSON number.
+///
+/// The digits are read into a 128-bit integer in one pass, the zeros that end
+/// them move into the exponent, and the Decimal is assembled from those fields
+/// directly: no Decimal arithmetic, which costs far more than reading the
+/// digits, and no allocation. The fields are those Foundation's own parser
+/// leaves after compacting (the significand without trailing zeros, the
+/// fewest 16-bit words that hold it, the compact flag set), so a nonzero
+/// value equals `Decimal(string:)`'s field for field. A zero is Decimal's
+/// zero, every field 0, where Foundation's parser keeps the exponent written
+/// on it (`0e5`), which changes neither its value nor its text.
 enum DecimalText {
-  /// Decimal's significand is a 128-bit integer: it holds every number of
-  /// up to 38 digits and those of 39 digits up to this one.
-  static let largestSignificand: StaticString = "340282366920938463463374607431768211455"
+  /// The smallest and largest values of Decimal's exponent, an 8-bit field.
+  private static let smallestExponent = -128
+  private static let largestExponent = 127
 
   /// The exact Decimal value of the JSON number `text`, or nil when Decimal
-  /// cannot hold it exactly.
-  static func exact(_ text: UnsafeRawBufferPointer) -> Decimal? {
-    let layout = DecimalToDouble.LiteralLayout(text)
-    var digits: [UInt8] = []
-    for index in layout.integerDigits where !(digits.isEmpty && text[index] == UInt8(ascii: "0")) {
-      digits.append(text[index])
-    }
-    for index in layout.fractionDigits where !(digits.isEmpty && text[index] == UInt8(ascii: "0")) {
-      digits.append(text[index])
-    }
-    // Saturated far beyond Decimal's range, so this cannot overflow.
-    var exponent = layout.exponent - layout.fractionDigits.count
-    while digits.last == UInt8(ascii: "0") {
-      digits.removeLast()
-      exponent += 1
-    }
-    if digits.isEmpty {
-      return layout.negative ? Decimal(sign: .minus, exponent: 0, significand: 0) : 0
-    }
-    guard exponent >= -128 else { return nil }
-    if exponent > 127 {
-      return withTrailingZeros(digits, exponent: exponent, negative: layout.negative)
-    }
-    guard fitsSignificand(digits) else { return nil }
-    var significand = Decimal(0)
-    var start = 0
-    // Nineteen digits at a time always fit UInt64; each step is exact.
-    while start < digits.count {
-      let end = min(start + 19, digits.count)
-      var chunk: UInt64 = 0
-      for digit in digits[start..<end] { chunk = chunk * 10 + UInt64(digit - UInt8(ascii: "0")) }
-      var scale = Decimal(1)
-      for _ in start..<end { scale *= 10 }
-      significand = significand * scale + Decimal(chunk)
-      start = end
-    }
-    return Decimal(
-      sign: layout.negative ? .minus : .plus, exponent: exponent, significand: significand)
-  }
-
-  /// The value `digits` × 10^`exponent` for an exponent above Decimal's
-  /// largest (127), which Decimal still holds exactly when its significand
-  /// takes the extra zeros: `100e126` is 10 × 10^127.
+  /// cannot hold it exactly: more significant digits than its 128-bit
+  /// significand holds, or an exponent beyond its range.
   ///
-  /// Decimal's arithmetic would strip those zeros again and overflow (as
-  /// `Decimal(sign:exponent:significand:)` does); its parser keeps them.
-  private static func withTrailingZeros(_ digits: [UInt8], exponent: Int, negative: Bool)
-    -> Decimal?
-  {
-    let zeros = exponent - 127
-    guard digits.count + zeros <= largestSignificand.utf8CodeUnitCount else { return nil }
-    let significand = digits + repeatElement(UInt8(ascii: "0"), count: zeros)
-    guard fitsSignificand(significand) else { return nil }
-    let text = (negative ? "-" : "") + String(decoding: significand, as: UTF8.self) + "e127"
-    return Decimal(string: text)
+  /// A zero of either sign is Decimal's zero, which has no sign.
+  static func exact(_ text: UnsafeRawBufferPointer) -> Decimal? {
+    var significand = Significand()
+    var index = 0
+    let negative = byte(in: text, at: 0) == UInt8(ascii: "-")
+    if negative {
+      index = 1
+    }
+    index = significand.read(text, from: index)
+    var fractionDigits = 0
+    if byte(in: text, at: index) == UInt8(ascii: ".") {
+      let start = index + 1
+      index = significand.read(text, from: start)
+      fractionDigits = index - start
+    }
+    let written = writtenExponent(text, from: index)
+    guard significand.digitCount > 0 else { return Decimal() }
+    guard !significand.overflowed,
+      let exponent = exponent(written, fractionDigits, significand.trailingZeros),
+      exponent >= smallestExponent
+    else { return nil }
+    guard exponent > largestExponent else {
+      return decimal(significand.value, exponent: exponent, negative: negative)
+    }
+    // `100e126` is 10 × 10^127: above the largest exponent, zeros go back
+    // into the significand while it holds them, as Foundation's parser does.
+    guard let padded = significand.value.timesPowerOfTen(exponent - largestExponent) else {
+      return nil
+    }
+    return decimal(padded, exponent: largestExponent, negative: negative)
   }
 
-  /// Whether the decimal digits (no leading zeros) fit Decimal's 128-bit
-  /// significand.
-  private static func fitsSignificand(_ digits: [UInt8]) -> Bool {
-    let limit = largestSignificand
-    guard digits.count == limit.utf8CodeUnitCount else {
-      return digits.count < limit.utf8CodeUnitCount
+  /// The power of ten of the significand without its trailing zeros, or nil
+  /// when it is too far beyond Int's range to matter.
+  private static func exponent(_ written: Int, _ fractionDigits: Int, _ trailingZeros: Int)
+    -> Int?
+  {
+    let (scaled, borrow) = written.subtractingReportingOverflow(fractionDigits)
+    let (exponent, carry) = scaled.addingReportingOverflow(trailingZeros)
+    return borrow || carry ? nil : exponent
+  }
+
+  /// The value written after `e` or `E` at `index` (0 without one),
+  /// saturated as the number reader that finds a Double's value saturates it,
+  /// so that both read a literal alike.
+  private static func writtenExponent(_ text: UnsafeRawBufferPointer, from index: Int) -> Int {
+    var index = index
+    let marker = byte(in: text, at: index)
+    guard marker == UInt8(ascii: "e") || marker == UInt8(ascii: "E") else { return 0 }
+    let limit = DecimalToDouble.LiteralLayout.exponentLimit
+    index += 1
+    let sign = byte(in: text, at: index)
+    let negative = sign == UInt8(ascii: "-")
+    if negative || sign == UInt8(ascii: "+") {
+      index += 1
     }
-    // Same length: the digits fit unless they come after the limit's.
-    return limit.withUTF8Buffer { !$0.lexicographicallyPrecedes(digits) }
+    var magnitude = 0
+    while let digit = digit(in: text, at: index) {
+      magnitude = magnitude < limit ? min(magnitude * 10 + Int(digit), limit) : limit
+      index += 1
+    }
+    return negative ? -magnitude : magnitude
+  }
+
+  /// The Decimal with these fields: the significand in the fewest 16-bit
+  /// words that hold it, and marked compact, as it has no trailing zeros
+  /// unless they keep the exponent in range.
+  private static func decimal(_ magnitude: UInt128Words, exponent: Int, negative: Bool)
+    -> Decimal
+  {
+    let low = magnitude.low
+    let high = magnitude.high
+    return Decimal(
+      _exponent: Int32(exponent), _length: UInt32((magnitude.bitWidth + 15) / 16),
+      _isNegative: negative ? 1 : 0, _isCompact: 1, _reserved: 0,
+      _mantissa: (
+        UInt16(truncatingIfNeeded: low), UInt16(truncatingIfNeeded: low >> 16),
+        UInt16(truncatingIfNeeded: low >> 32), UInt16(truncatingIfNeeded: low >> 48),
+        UInt16(truncatingIfNeeded: high), UInt16(truncatingIfNeeded: high >> 16),
+        UInt16(truncatingIfNeeded: high >> 32), UInt16(truncatingIfNeeded: high >> 48)
+      ))
+  }
+
+  /// The byte at `index`, or 0 past the end.
+  @inline(__always)
+  fileprivate static func byte(in text: UnsafeRawBufferPointer, at index: Int) -> UInt8 {
+    index < text.count ? text[index] : 0
+  }
+
+  /// The value of the digit at `index`, or nil for any other byte or past
+  /// the end.
+  @inline(__always)
+  fileprivate static func digit(in text: UnsafeRawBufferPointer, at index: Int) -> UInt8? {
+    let value = byte(in: text, at: index) &- UInt8(ascii: "0")
+    return value < 10 ? value : nil
+  }
+}
+
+/// An unsigned 128-bit integer as two words, which every platform JSONKit
+/// supports has (`UInt128` needs macOS 15): a Decimal's significand.
+struct UInt128Words {
+  var high: UInt64 = 0
+  var low: UInt64 = 0
+
+  /// The number of bits up to the highest set one (0 for zero).
+  var bitWidth: Int {
+    high != 0 ? 128 - high.leadingZeroBitCount : 64 - low.leadingZeroBitCount
+  }
+
+  /// `self` × `factor` + `addend`, or nil when that does not fit 128 bits.
+  func multiplied(by factor: UInt64, adding addend: UInt64) -> UInt128Words? {
+    let lowProduct = low.multipliedFullWidth(by: factor)
+    let highProduct = high.multipliedFullWidth(by: factor)
+    let (sum, carry) = lowProduct.low.addingReportingOverflow(addend)
+    // `lowProduct.high` is below `factor`, so adding the carry cannot overflow.
+    let (upper, overflow) = highProduct.low.addingReportingOverflow(
+      lowProduct.high + (carry ? 1 : 0))
+    guard highProduct.high == 0, !overflow else { return nil }
+    return UInt128Words(high: upper, low: sum)
+  }
+
+  /// `self` × 10^`power`, or nil when that does not fit 128 bits.
+  func timesPowerOfTen(_ power: Int) -> UInt128Words? {
+    var result = self
+    var remaining = power
+    while remaining > 0 {
+      let step = min(remaining, 19)
+      guard let product = result.multiplied(by: powerOfTen(step), adding: 0) else {
+        return nil
+      }
+      result = product
+      remaining -= step
+    }
+    return result
+  }
+}
+
+/// 10^`power` for a power from 0 through 19, the powers of ten a UInt64
+/// holds.
+private func powerOfTen(_ power: Int) -> UInt64 {
+  var result: UInt64 = 1
+  for _ in 0..<power {
+    result *= 10
+  }
+  return result
+}
+
+/// The significant digits of a number as they are read: leading zeros
+/// skipped, and zeros after the last nonzero digit held back, so that a
+/// number's trailing zeros never take room in the significand.
+private struct Significand {
+  /// The digits from the first nonzero one through the last nonzero one.
+  var value = UInt128Words()
+  /// How many digits `value` holds; 0 while only zeros have been read.
+  var digitCount = 0
+  /// The zeros read after the last nonzero digit.
+  var trailingZeros = 0
+  /// Whether the digits need more than 128 bits.
+  var overflowed = false
+
+  /// The 39 digits of 2^128 − 1: no more fit the significand.
+  static let maxDigits = 39
+
+  /// Reads the digits from `start` on and returns the index of the first
+  /// byte that is not one.
+  mutating func read(_ text: UnsafeRawBufferPointer, from start: Int) -> Int {
+    var index = start
+    while let digit = DecimalText.digit(in: text, at: index) {
+      append(digit)
+      index += 1
+    }
+    return index
+  }
+
+  private mutating func append(_ digit: UInt8) {
+    guard digit != 0 else {
+      if digitCount > 0 {
+        trailingZeros += 1
+      }
+      return
+    }
+    // The held-back zeros are digits of the number after all.
+    let shift = trailingZeros + 1
+    trailingZeros = 0
+    let count = digitCount + shift
+    digitCount = count
+    if count <= 19 {
+      // At most 19 digits: below 10^19, so within UInt64.
+      let scale = shift == 1 ? 10 : powerOfTen(shift)
+      value.low = value.low * scale + UInt64(digit)
+    } else if !overflowed {
+      appendWide(digit, shift: shift, count: count)
+    }
+  }
+
+  /// Appends a digit past the 19th, in 128-bit arithmetic.
+  private mutating func appendWide(_ digit: UInt8, shift: Int, count: Int) {
+    guard count <= Self.maxDigits, let scaled = value.timesPowerOfTen(shift - 1),
+      let next = scaled.multiplied(by: 10, adding: UInt64(digit))
+    else {
+      overflowed = true
+      return
+    }
+    value = next
   }
 }
