@@ -71,3 +71,32 @@ enum InstructionProbe {
 func measuredDecode(_ decode: (Data) throws -> Void, _ data: Data) throws {
   try decode(data)
 }
+
+extension InstructionProbe {
+  /// The child's side of a sample's count (the hidden `--sample-probe` mode): `arguments`
+  /// are the sample's name (`uuid`, `orders`, …), `decode` or `encode`, and optionally
+  /// `foundation`; one call with a fresh JKDecoder or JKEncoder (or JSONDecoder or
+  /// JSONEncoder) is counted, after one to warm up.
+  ///
+  /// By hand: `valgrind --tool=callgrind --toggle-collect='*measuredDecode*'
+  /// .build/release/compare --sample-probe orders decode`.
+  static func runSampleChild(_ arguments: [String]) throws {
+    guard arguments.count == 2 || (arguments.count == 3 && arguments[2] == "foundation"),
+      arguments[1] == "decode" || arguments[1] == "encode",
+      let make = SampleCalls.all.first(where: { $0.name == arguments[0] })?.make
+    else {
+      throw ProbeFailure(message: "usage: --sample-probe SAMPLE decode|encode [foundation]")
+    }
+    let calls = try make()
+    let foundation = arguments.count == 3
+    let call: (Data) throws -> Void
+    if arguments[1] == "decode" {
+      call = foundation ? calls.decodeFoundationFresh : calls.decodeJSONKitFresh
+    } else {
+      let encode = foundation ? calls.encodeFoundationFresh : calls.encodeJSONKitFresh
+      call = { _ in _ = try encode() }
+    }
+    try call(calls.json)
+    try measuredDecode(call, calls.json)
+  }
+}

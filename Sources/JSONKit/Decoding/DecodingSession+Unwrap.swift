@@ -48,7 +48,10 @@ extension DecodingSession {
     // here are models, which need none of the special types' checks.
     switch shape(of: T.self) {
     case .special:
-      if let special = try decodeSpecial(T.self, at: index, path: path()) { return special }
+      // A UUID that is not a string JSONKit reads goes to its `init(from:)`,
+      // which reports it as under Foundation's decoder.
+      guard T.self == UUID.self else { return try decodeSpecial(T.self, at: index, path: path()) }
+      if let uuid = uuid(at: index) { return reinterpret(uuid, as: T.self) }
     case .array(let array):
       if entries[index].kind == .array {
         return try decodeArray(array, at: index, as: T.self)
@@ -107,7 +110,9 @@ extension DecodingSession {
     if T.self == String.self || T.self == Int.self || T.self == Double.self || T.self == Bool.self {
       return try unwrap(type, at: absentIndex, path: path)
     }
-    if let special = try decodeSpecial(T.self, at: absentIndex, path: path) { return special }
+    if T.self != UUID.self, Self.isReadSpecially(T.self) {
+      return try decodeSpecial(T.self, at: absentIndex, path: path)
+    }
     return try type.init(from: TapeDecoder(session: self, index: absentIndex, explicitPath: path))
   }
 
@@ -144,23 +149,20 @@ extension DecodingSession {
     unsafeBitCast(value, to: T.self)
   }
 
-  /// The types Foundation's JSONDecoder reads specially (and `UUID`, whose
-  /// text JSONKit reads itself), and the other integer widths; nil for any
-  /// other type, and for a `UUID` whose value is not a string it reads,
-  /// which its `init(from:)` then reports as Foundation does. A date is a
-  /// container's member here (see ``unwrap(_:at:path:depth:)``).
+  /// The types Foundation's JSONDecoder reads specially, and the other
+  /// integer widths: every type ``isReadSpecially(_:)`` names but the
+  /// leaves `unwrap` reads before looking up a type's shape, and `UUID`,
+  /// which its callers read. A date is a container's member here (see
+  /// ``unwrap(_:at:path:depth:)``).
   ///
-  /// Generic rather than returning `Any`, so that no value is boxed in an
-  /// existential and cast back.
+  /// Generic, so that no value is boxed in an existential and cast back;
+  /// and returning `T` itself, not `T?`, whose metadata code that is not
+  /// specialized for `T` would look up at run time on every call.
   private func decodeSpecial<T: Decodable>(
     _ type: T.Type, at index: Int, path: @autoclosure () -> [any CodingKey]
-  ) throws -> T? {
+  ) throws -> T {
     if T.self == Date.self {
       return reinterpret(try date(at: index, path: path(), depth: 1), as: T.self)
-    }
-    if T.self == UUID.self {
-      guard let uuid = uuid(at: index) else { return nil }
-      return reinterpret(uuid, as: T.self)
     }
     if T.self == Decimal.self {
       return reinterpret(try decimal(at: index, path: path()), as: T.self)
@@ -170,39 +172,38 @@ extension DecodingSession {
     if T.self == JSONValue.self {
       return reinterpret(try jsonValue(at: index, path: path()), as: T.self)
     }
-    if let integer = try specialInteger(T.self, at: index, path: path()) { return integer }
-    return nil
+    return try specialInteger(T.self, at: index, path: path())
   }
 
-  /// The integer types that ``unwrap(_:at:path:)`` does not read before
-  /// looking up a type's shape (the value an absent key's
-  /// ``unwrapAbsent(_:path:)`` reads may be any of them).
+  /// The integer types (and `Float`) that ``unwrap(_:at:path:)`` does not
+  /// read before looking up a type's shape (the value an absent key's
+  /// ``unwrapAbsent(_:path:)`` reads may be any of them); any other type
+  /// by its `init(from:)`.
   private func specialInteger<T: Decodable>(
     _ type: T.Type, at index: Int, path: @autoclosure () -> [any CodingKey]
-  ) throws -> T? {
+  ) throws -> T {
+    func read<I: FixedWidthInteger>(_ integer: I.Type) throws -> T {
+      reinterpret(try self.integer(I.self, at: index, path: path()), as: T.self)
+    }
     switch ObjectIdentifier(type) {
-    case ObjectIdentifier(Int64.self): return try integerValue(Int64.self, as: T.self)
+    case ObjectIdentifier(Int64.self): return try read(Int64.self)
     case ObjectIdentifier(Float.self):
       return reinterpret(try float(at: index, path: path()), as: T.self)
-    case ObjectIdentifier(Int32.self): return try integerValue(Int32.self, as: T.self)
-    case ObjectIdentifier(UInt64.self): return try integerValue(UInt64.self, as: T.self)
-    case ObjectIdentifier(UInt.self): return try integerValue(UInt.self, as: T.self)
-    case ObjectIdentifier(UInt32.self): return try integerValue(UInt32.self, as: T.self)
-    case ObjectIdentifier(Int16.self): return try integerValue(Int16.self, as: T.self)
-    case ObjectIdentifier(UInt16.self): return try integerValue(UInt16.self, as: T.self)
-    case ObjectIdentifier(Int8.self): return try integerValue(Int8.self, as: T.self)
-    case ObjectIdentifier(UInt8.self): return try integerValue(UInt8.self, as: T.self)
+    case ObjectIdentifier(Int32.self): return try read(Int32.self)
+    case ObjectIdentifier(UInt64.self): return try read(UInt64.self)
+    case ObjectIdentifier(UInt.self): return try read(UInt.self)
+    case ObjectIdentifier(UInt32.self): return try read(UInt32.self)
+    case ObjectIdentifier(Int16.self): return try read(Int16.self)
+    case ObjectIdentifier(UInt16.self): return try read(UInt16.self)
+    case ObjectIdentifier(Int8.self): return try read(Int8.self)
+    case ObjectIdentifier(UInt8.self): return try read(UInt8.self)
     default: break
     }
     if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
-      if type == Int128.self { return try integerValue(Int128.self, as: T.self) }
-      if type == UInt128.self { return try integerValue(UInt128.self, as: T.self) }
+      if type == Int128.self { return try read(Int128.self) }
+      if type == UInt128.self { return try read(UInt128.self) }
     }
-    return nil
-
-    func integerValue<I: FixedWidthInteger>(_ integer: I.Type, as result: T.Type) throws -> T {
-      reinterpret(try self.integer(I.self, at: index, path: path()), as: T.self)
-    }
+    return try type.init(from: TapeDecoder(session: self, index: index))
   }
 
   /// Whether `unwrap` reads `type` by a path of its own, not (or not only)
