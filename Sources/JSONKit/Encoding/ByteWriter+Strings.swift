@@ -98,6 +98,17 @@ extension ByteWriter {
       let clean = hits.trailingZeroBitCount >> 3
       commit(clean)
       position &+= clean
+      // A slash, the escape of every URL's text, is written here rather
+      // than by a call. The lowest lane hit is a true match, and a slash is
+      // one only when slashes are escaped. The capacity ensured above holds
+      // the clean bytes and the two of the escape.
+      if start.load(fromByteOffset: position, as: UInt8.self) == UInt8(ascii: "/") {
+        let escape = UInt16(UInt8(ascii: "\\")) | UInt16(UInt8(ascii: "/")) << 8
+        freeSpace.storeBytes(of: escape.littleEndian, as: UInt16.self)
+        commit(2)
+        position &+= 1
+        continue
+      }
       position = writeEscape(at: start, position)
     }
   }
