@@ -131,19 +131,19 @@ extension FoundationParityTests {
     let texts = Self.base64DecodingTexts
     for (index, text) in texts.enumerated() where index % 3 == 0 {
       let literal = try Self.jsonLiteral(text)
-      Self.expectSameBase64Decoding([Data].self, "[\(literal)]")
-      Self.expectSameBase64Decoding([Data].self, #"["QUJD",\#(literal)]"#)
-      Self.expectSameBase64Decoding([Data?].self, "[null,\(literal)]")
-      Self.expectSameBase64Decoding(Attachment.self, #"{"name":"a","bytes":\#(literal)}"#)
-      Self.expectSameBase64Decoding(
+      Self.expectSameDecodingAndMessage([Data].self, "[\(literal)]")
+      Self.expectSameDecodingAndMessage([Data].self, #"["QUJD",\#(literal)]"#)
+      Self.expectSameDecodingAndMessage([Data?].self, "[null,\(literal)]")
+      Self.expectSameDecodingAndMessage(Attachment.self, #"{"name":"a","bytes":\#(literal)}"#)
+      Self.expectSameDecodingAndMessage(
         Attachment.self, #"{"name":"a","bytes":"","thumbnail":\#(literal)}"#)
-      Self.expectSameBase64Decoding(Data.self, literal)
+      Self.expectSameDecodingAndMessage(Data.self, literal)
     }
     // Every readable text in one document.
     let readable = try texts.filter { Data(base64Encoded: $0) != nil }
       .map(Self.jsonLiteral)
     #expect(readable.count > 1000)
-    Self.expectSameBase64Decoding([Data].self, "[" + readable.joined(separator: ",") + "]")
+    Self.expectSameDecodingAndMessage([Data].self, "[" + readable.joined(separator: ",") + "]")
     // Escapes are undone before the text is read; long text too.
     var generator = Base64TextGenerator(random: SplitMix64(seed: 0xB64_0003))
     let long = Data(generator.bytes(length: 100_000, slashy: true)).base64EncodedString()
@@ -152,21 +152,21 @@ extension FoundationParityTests {
       #"["QU\tJD"]"#, "[\"\(long)\"]", "[\"\(long)=\"]", "[\"\(long.dropLast())\"]",
       "[\"\(long.replacingOccurrences(of: "/", with: "\\/"))\"]",
     ] {
-      Self.expectSameBase64Decoding([Data].self, json)
+      Self.expectSameDecodingAndMessage([Data].self, json)
     }
   }
 
   @Test func aValueThatIsNoStringFailsAsInJSONDecoderWhereBase64DataIsExpected() {
     for other in ["null", "0", "12", "-1.5", "false", "[]", "[65]", "{}"] {
-      Self.expectSameBase64Decoding([Data].self, "[\(other)]")
-      Self.expectSameBase64Decoding([Data].self, #"["QUJD",\#(other)]"#)
-      Self.expectSameBase64Decoding([Data?].self, #"["QUJD",\#(other)]"#)
-      Self.expectSameBase64Decoding(Attachment.self, #"{"name":"a","bytes":\#(other)}"#)
-      Self.expectSameBase64Decoding(
+      Self.expectSameDecodingAndMessage([Data].self, "[\(other)]")
+      Self.expectSameDecodingAndMessage([Data].self, #"["QUJD",\#(other)]"#)
+      Self.expectSameDecodingAndMessage([Data?].self, #"["QUJD",\#(other)]"#)
+      Self.expectSameDecodingAndMessage(Attachment.self, #"{"name":"a","bytes":\#(other)}"#)
+      Self.expectSameDecodingAndMessage(
         Attachment.self, #"{"name":"a","bytes":"","thumbnail":\#(other)}"#)
-      Self.expectSameBase64Decoding(Data.self, other)
+      Self.expectSameDecodingAndMessage(Data.self, other)
     }
-    Self.expectSameBase64Decoding(Attachment.self, #"{"name":"a"}"#)
+    Self.expectSameDecodingAndMessage(Attachment.self, #"{"name":"a"}"#)
   }
 
   @Test func jkEncoderWritesBase64DataAsJSONEncoderDoes() throws {
@@ -214,37 +214,6 @@ extension FoundationParityTests {
     return String(decoding: buffer[..<count], as: UTF8.self)
   }
 
-  /// Decodes `json` with `JSONDecoder` and `JKDecoder` and expects the same
-  /// value, or the same error at the same path, with the same message when
-  /// it is `dataCorrupted` ("Encountered Data is not valid Base64.").
-  static func expectSameBase64Decoding<T: Decodable & Equatable>(
-    _ type: T.Type, _ json: String, sourceLocation: SourceLocation = #_sourceLocation
-  ) {
-    let theirs = Base64DecodeOutcome { try JSONDecoder().decode(type, from: Data(json.utf8)) }
-    let ours = Base64DecodeOutcome { try JKDecoder().decode(type, from: Data(json.utf8)) }
-    #expect(ours == theirs, "\(json.prefix(200)) as \(T.self)", sourceLocation: sourceLocation)
-  }
-}
-
-/// How a decode ended, with the message of a `dataCorrupted` error.
-private struct Base64DecodeOutcome<T: Equatable>: Equatable, CustomStringConvertible {
-  let outcome: DecodeParityOutcome<T>
-  let message: String?
-
-  init(_ body: () throws -> T) {
-    var message: String?
-    outcome = DecodeParityOutcome {
-      do {
-        return try body()
-      } catch DecodingError.dataCorrupted(let context) {
-        message = context.debugDescription
-        throw DecodingError.dataCorrupted(context)
-      }
-    }
-    self.message = message
-  }
-
-  var description: String { message.map { "\(outcome): \($0)" } ?? "\(outcome)" }
 }
 
 /// Seeded base64 texts and bytes for the base64 parity tests.

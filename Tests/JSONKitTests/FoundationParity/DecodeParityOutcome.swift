@@ -56,3 +56,40 @@ func expectSameDecoding<T: Decodable & Equatable>(
   #expect(theirs == ours, "\(json) as \(T.self)", sourceLocation: sourceLocation)
   return ours
 }
+
+/// How a decode ended, with the message of a `dataCorrupted` error: for the
+/// values whose error text is their own initializer's or strategy's
+/// ("Attempted to decode UUID from invalid UUID string.", "Encountered Data
+/// is not valid Base64."), which JSONKit must give word for word.
+struct MessagedDecodeOutcome<T: Equatable>: Equatable, CustomStringConvertible {
+  let outcome: DecodeParityOutcome<T>
+  let message: String?
+
+  init(_ body: () throws -> T) {
+    var message: String?
+    outcome = DecodeParityOutcome {
+      do {
+        return try body()
+      } catch DecodingError.dataCorrupted(let context) {
+        message = context.debugDescription
+        throw DecodingError.dataCorrupted(context)
+      }
+    }
+    self.message = message
+  }
+
+  var description: String { message.map { "\(outcome): \($0)" } ?? "\(outcome)" }
+}
+
+extension FoundationParityTests {
+  /// Decodes `json` with `JSONDecoder` and `JKDecoder` and expects the same
+  /// value, or the same error at the same path, with the same message when
+  /// it is `dataCorrupted`.
+  static func expectSameDecodingAndMessage<T: Decodable & Equatable>(
+    _ type: T.Type, _ json: String, sourceLocation: SourceLocation = #_sourceLocation
+  ) {
+    let theirs = MessagedDecodeOutcome { try JSONDecoder().decode(type, from: Data(json.utf8)) }
+    let ours = MessagedDecodeOutcome { try JKDecoder().decode(type, from: Data(json.utf8)) }
+    #expect(ours == theirs, "\(json.prefix(200)) as \(T.self)", sourceLocation: sourceLocation)
+  }
+}

@@ -89,18 +89,18 @@ extension FoundationParityTests {
     var random = SplitMix64(seed: 0x0BAD_CAFE_0003)
     for (index, text) in texts.enumerated() where index % 4 == 0 {
       let literal = try Self.jsonLiteral(text)
-      Self.expectSameUUIDDecoding([UUID].self, "[\(literal)]")
+      Self.expectSameDecodingAndMessage([UUID].self, "[\(literal)]")
       let valid = try Self.jsonLiteral(UUIDTextGenerator.randomUUID(&random).uuidString)
-      Self.expectSameUUIDDecoding([UUID].self, "[\(valid),\(literal)]")
-      Self.expectSameUUIDDecoding([UUID?].self, "[null,\(literal)]")
-      Self.expectSameUUIDDecoding(Identified.self, #"{"id":\#(literal)}"#)
-      Self.expectSameUUIDDecoding(Identified.self, #"{"id":\#(valid),"parent":\#(literal)}"#)
-      Self.expectSameUUIDDecoding(UUID.self, literal)
+      Self.expectSameDecodingAndMessage([UUID].self, "[\(valid),\(literal)]")
+      Self.expectSameDecodingAndMessage([UUID?].self, "[null,\(literal)]")
+      Self.expectSameDecodingAndMessage(Identified.self, #"{"id":\#(literal)}"#)
+      Self.expectSameDecodingAndMessage(Identified.self, #"{"id":\#(valid),"parent":\#(literal)}"#)
+      Self.expectSameDecodingAndMessage(UUID.self, literal)
     }
     // Every readable text in one document.
     let readable = try texts.filter { UUID(uuidString: $0) != nil }.map(Self.jsonLiteral)
     #expect(readable.count > 1000)
-    Self.expectSameUUIDDecoding([UUID].self, "[" + readable.joined(separator: ",") + "]")
+    Self.expectSameDecodingAndMessage([UUID].self, "[" + readable.joined(separator: ",") + "]")
     // Escapes are undone before the text is read.
     for json in [
       #"["\u0045621E1F8-C36C-495A-93FC-0C247A3E6E5F"]"#,
@@ -108,22 +108,22 @@ extension FoundationParityTests {
       #"["\tE621E1F8-C36C-495A-93FC-0C247A3E6E5F"]"#, #"["\t621E1F8-C36C-495A-93FC-0C247A3E6E5F"]"#,
       #"["E621E1F8-C36C-495A-93FC-0C247A3E6E5F\n"]"#, #"["E621E1F8-C36C-495A-93FC-0C247A3E6E\/F"]"#,
     ] {
-      Self.expectSameUUIDDecoding([UUID].self, json)
+      Self.expectSameDecodingAndMessage([UUID].self, json)
     }
   }
 
   @Test func aValueThatIsNoStringFailsAsInJSONDecoderWhereAUUIDIsExpected() {
     let valid = #""E621E1F8-C36C-495A-93FC-0C247A3E6E5F""#
     for other in ["null", "0", "1.5", "-7", "true", "[]", "{}", "[\(valid)]"] {
-      Self.expectSameUUIDDecoding([UUID].self, "[\(other)]")
-      Self.expectSameUUIDDecoding([UUID].self, "[\(valid),\(other)]")
-      Self.expectSameUUIDDecoding([UUID?].self, "[\(valid),\(other)]")
-      Self.expectSameUUIDDecoding(Identified.self, #"{"id":\#(other)}"#)
-      Self.expectSameUUIDDecoding(Identified.self, #"{"id":\#(valid),"parent":\#(other)}"#)
-      Self.expectSameUUIDDecoding(UUID.self, other)
+      Self.expectSameDecodingAndMessage([UUID].self, "[\(other)]")
+      Self.expectSameDecodingAndMessage([UUID].self, "[\(valid),\(other)]")
+      Self.expectSameDecodingAndMessage([UUID?].self, "[\(valid),\(other)]")
+      Self.expectSameDecodingAndMessage(Identified.self, #"{"id":\#(other)}"#)
+      Self.expectSameDecodingAndMessage(Identified.self, #"{"id":\#(valid),"parent":\#(other)}"#)
+      Self.expectSameDecodingAndMessage(UUID.self, other)
     }
-    Self.expectSameUUIDDecoding(Identified.self, #"{"parent":\#(valid)}"#)
-    Self.expectSameUUIDDecoding(Identified.self, #"{"id":\#(valid),"parent":null}"#)
+    Self.expectSameDecodingAndMessage(Identified.self, #"{"parent":\#(valid)}"#)
+    Self.expectSameDecodingAndMessage(Identified.self, #"{"id":\#(valid),"parent":null}"#)
   }
 
   /// Foundation reads a text whose 37th character is U+0000 as the UUID
@@ -181,38 +181,6 @@ extension FoundationParityTests {
     String(decoding: try JSONEncoder().encode(text), as: UTF8.self)
   }
 
-  /// Decodes `json` with `JSONDecoder` and `JKDecoder` and expects the same
-  /// value, or the same error at the same path, with the same message when
-  /// it is `dataCorrupted` (UUID's own "Attempted to decode UUID from
-  /// invalid UUID string.").
-  static func expectSameUUIDDecoding<T: Decodable & Equatable>(
-    _ type: T.Type, _ json: String, sourceLocation: SourceLocation = #_sourceLocation
-  ) {
-    let theirs = UUIDDecodeOutcome { try JSONDecoder().decode(type, from: Data(json.utf8)) }
-    let ours = UUIDDecodeOutcome { try JKDecoder().decode(type, from: Data(json.utf8)) }
-    #expect(ours == theirs, "\(json) as \(T.self)", sourceLocation: sourceLocation)
-  }
-}
-
-/// How a decode ended, with the message of a `dataCorrupted` error.
-private struct UUIDDecodeOutcome<T: Equatable>: Equatable, CustomStringConvertible {
-  let outcome: DecodeParityOutcome<T>
-  let message: String?
-
-  init(_ body: () throws -> T) {
-    var message: String?
-    outcome = DecodeParityOutcome {
-      do {
-        return try body()
-      } catch DecodingError.dataCorrupted(let context) {
-        message = context.debugDescription
-        throw DecodingError.dataCorrupted(context)
-      }
-    }
-    self.message = message
-  }
-
-  var description: String { message.map { "\(outcome): \($0)" } ?? "\(outcome)" }
 }
 
 /// Seeded UUID texts for the UUID parity tests.
