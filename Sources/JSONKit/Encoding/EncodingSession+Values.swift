@@ -251,7 +251,8 @@ protocol StringKeyedEncodableDictionary {
 extension Dictionary: StringKeyedEncodableDictionary where Key == String, Value: Encodable {
   func encodeMembers(into session: EncodingSession, container: Int) throws {
     for (key, value) in self {
-      let slot = session.beginMember(of: container, key: AnyCodingKey(stringValue: key), name: key)
+      let slot = session.beginMember(
+        of: container, key: AnyCodingKey(stringValue: key), name: MemberName(key))
       // Foundation encodes each value with an encoder of its own.
       try session.encode(value, into: slot, byOwnEncoder: true)
     }

@@ -17,6 +17,9 @@ final class EncodingSession {
   let options: JKEncoder.Options
   let userInfo: [CodingUserInfoKey: Any]
   private let streaming: UnsafeMutablePointer<StreamingState>
+  /// Whether the session names keys by calling the key strategy (a custom
+  /// one): streaming names the others, from the process-wide key cache.
+  private let namesKeysByStrategy: Bool
   /// Set at the hand-over; from then on it receives every write.
   private let handedOver: UnsafeMutablePointer<TreeState?>
   /// The write that makes `encode` throw (see ``Conflict``): the first
@@ -61,15 +64,13 @@ final class EncodingSession {
     conflict = .allocate(capacity: 1)
     conflict.initialize(to: nil)
     streaming = .allocate(capacity: 1)
-    let keepsAllKeys: Bool
-    if case .useDefaultKeys = options.keyEncodingStrategy {
-      keepsAllKeys = false
-    } else {
-      keepsAllKeys = true
+    switch options.keyEncodingStrategy {
+    case .useDefaultKeys, .convertToSnakeCase: namesKeysByStrategy = false
+    default: namesKeysByStrategy = true
     }
     streaming.initialize(
       to: StreamingState(
-        options: options.outputFormatting, keepsAllKeys: keepsAllKeys,
+        options: options.outputFormatting, keyStrategy: options.keyEncodingStrategy,
         maxDepth: options.maxDepth, capacity: capacity, conflict: conflict))
     handedOver = .allocate(capacity: 1)
     handedOver.initialize(to: nil)
@@ -131,20 +132,20 @@ final class EncodingSession {
   // MARK: - Members
 
   @inline(__always)
-  func beginMember<Key: CodingKey>(of container: Int, key: Key, name: String) -> EncodingSlot {
+  func beginMember<Key: CodingKey>(of container: Int, key: Key, name: MemberName) -> EncodingSlot {
     beginDiscardableMember(of: container, key: key, name: name).slot
   }
 
   /// ``beginMember(of:key:name:)``, also returning where the member's text
   /// starts, which ``discardMember(_:startingAt:)`` needs.
   @inline(__always)
-  func beginDiscardableMember<Key: CodingKey>(of container: Int, key: Key, name: String)
+  func beginDiscardableMember<Key: CodingKey>(of container: Int, key: Key, name: MemberName)
     -> (slot: EncodingSlot, start: Int)
   {
     if let begun = streaming.pointee.beginMember(of: container, key: key, name: name) {
       return begun
     }
-    return (handOver().beginMember(of: container, key: key, name: name), 0)
+    return (handOver().beginMember(of: container, key: key, name: name.string), 0)
   }
 
   /// Begins the member `name` of the object `container` for a super
@@ -153,25 +154,25 @@ final class EncodingSession {
   /// ``Conflict/superEncoderKeyBegunAgain(_:codingPath:)``): that is
   /// checked where duplicate keys are resolved, so other members pay
   /// nothing for it.
-  func beginSuperEncoderMember<Key: CodingKey>(of container: Int, key: Key, name: String)
+  func beginSuperEncoderMember<Key: CodingKey>(of container: Int, key: Key, name: MemberName)
     -> EncodingSlot
   {
     if let begun = streaming.pointee.beginMember(of: container, key: key, name: name) {
       streaming.pointee.rememberSuperEncoderMember(key, of: begun.slot)
       return begun.slot
     }
-    return handOver().beginSuperEncoderMember(of: container, key: key, name: name)
+    return handOver().beginSuperEncoderMember(of: container, key: key, name: name.string)
   }
 
   /// Begins the member `name` of the object `container` for a nested
   /// container, which shares an object or array already written there.
-  func beginContainerMember<Key: CodingKey>(of container: Int, key: Key, name: String)
+  func beginContainerMember<Key: CodingKey>(of container: Int, key: Key, name: MemberName)
     -> EncodingSlot
   {
     if let slot = streaming.pointee.beginContainerMember(of: container, key: key, name: name) {
       return slot
     }
-    return handOver().beginMember(of: container, key: key, name: name, keepingValue: true)
+    return handOver().beginMember(of: container, key: key, name: name.string, keepingValue: true)
   }
 
   /// Begins the next element of the array `container`; returns its slot and
@@ -302,15 +303,15 @@ final class EncodingSession {
   /// The name a coding key is written under in `container`, after the key
   /// strategy.
   @inline(__always)
-  func name(of key: any CodingKey, in container: Int) -> String {
-    if case .useDefaultKeys = options.keyEncodingStrategy { return key.stringValue }
-    return convertedName(of: key, in: container)
+  func name<Key: CodingKey>(of key: Key, in container: Int) -> MemberName {
+    if namesKeysByStrategy { return MemberName(strategyName(of: key, in: container)) }
+    return streaming.pointee.name(of: key)
   }
 
-  private func convertedName(of key: any CodingKey, in container: Int) -> String {
+  /// The name a custom key strategy gives `key`, which depends on the path
+  /// of `container`.
+  private func strategyName(of key: any CodingKey, in container: Int) -> String {
     switch options.keyEncodingStrategy {
-    case .convertToSnakeCase:
-      return streaming.pointee.snakeCasedName(of: key)
     case .custom(let transform):
       return transform(codingPath(ofContainer: container) + [key]).stringValue
     default:

@@ -10,13 +10,20 @@ import Foundation
 /// returns a literal from `stringValue`, the same bits on every call, so
 /// every member after the first finds its bytes without reading the key.
 ///
+/// There is one cache per key strategy whose names depend on the key alone:
+/// ``shared`` writes keys as they are, ``snakeCased`` as `.convertToSnakeCase`
+/// converts them. An entry is found by the key's string and holds the name
+/// written for it, so a converted key costs what any other does once its
+/// conversion is kept. (A custom strategy's names depend on the coding path,
+/// so they are never kept.)
+///
 /// Only keys of plain-data `CodingKey` types (enums, and structs of plain
-/// values) whose `stringValue` gives the same bits twice, without a key
-/// strategy, are kept: a key built anew on each call would never be found
-/// again. A kept key is printable ASCII without `"`, `\` or `/`, so that its
-/// bytes are the same for every output option; other keys are written, and
-/// escaped, as they come. The process-wide table is bounded: once a slot's
-/// neighbourhood is full, a key that hashes there is written as it comes.
+/// values) whose `stringValue` gives the same bits twice are kept: a key
+/// built anew on each call would never be found again. A kept name is
+/// printable ASCII without `"`, `\` or `/`, so that its bytes are the same
+/// for every output option; other names are written, and escaped, as they
+/// come. The process-wide table is bounded: once a slot's neighbourhood is
+/// full, a key that hashes there is written as it comes.
 ///
 /// Thread safety: each `encode` call reads from a snapshot of the table
 /// taken under the lock when the call starts (the table is a value, so the
@@ -29,21 +36,27 @@ final class KeyBytesCache: @unchecked Sendable {
   private let lock = NSLock()
   private var table = Table()
 
-  /// The cache every encoder shares.
+  /// The cache every encoder shares for keys written as they are.
   static let shared = KeyBytesCache()
+
+  /// The cache every encoder shares for keys converted to snake_case: found
+  /// by the key's string, holding the converted name's bytes.
+  static let snakeCased = KeyBytesCache()
 
   /// The longest key kept, in bytes.
   static let longestKey = 64
 
   /// A key's written form; made once, never changed or freed.
   struct Entry {
-    /// The key, kept alive so that its bits stay its own.
+    /// The key's string, kept alive so that its bits stay its own.
+    let key: String
+    /// The bits of `key` (``KeyBytesCache/bits(_:)``).
+    let keyBits: (UInt64, UInt64)
+    /// The name written for the key: the key itself, or its conversion.
     let name: String
-    /// The bits of `name` (``KeyBytesCache/bits(_:)``).
-    let nameBits: (UInt64, UInt64)
     let fingerprint: UInt64
     let sortPrefix: UInt64
-    /// The key between double quotes.
+    /// The name between double quotes.
     let quoted: UnsafeMutableRawPointer
     let quotedCount: Int
   }
@@ -97,11 +110,12 @@ final class KeyBytesCache: @unchecked Sendable {
     return table
   }
 
-  /// The entry for `name`, made now and added to the shared table unless
-  /// an equal one is there (which is then returned); nil when the table has
-  /// no room near its slot.
-  func add(_ name: String) -> UnsafeMutablePointer<Entry>? {
-    let entry = Self.makeEntry(name)
+  /// The entry for the key string `key`, written as `name` (which
+  /// ``isCacheable(_:)`` accepts), made now and added to the shared table
+  /// unless one for the same bits is there (which is then returned); nil
+  /// when the table has no room near its slot.
+  func add(_ key: String, writtenAs name: String) -> UnsafeMutablePointer<Entry>? {
+    let entry = Self.makeEntry(key, writtenAs: name)
     lock.lock()
     let kept = table.insert(entry)
     lock.unlock()
@@ -130,13 +144,15 @@ final class KeyBytesCache: @unchecked Sendable {
     }
   }
 
-  /// The bits of an entry's string.
+  /// The bits of an entry's key string.
   @inline(__always)
   static func bits(of entry: UnsafeMutablePointer<Entry>) -> (UInt64, UInt64) {
-    entry.pointee.nameBits
+    entry.pointee.keyBits
   }
 
-  private static func makeEntry(_ name: String) -> UnsafeMutablePointer<Entry> {
+  private static func makeEntry(_ key: String, writtenAs name: String)
+    -> UnsafeMutablePointer<Entry>
+  {
     let count = name.utf8.count
     let quoted = UnsafeMutableRawPointer.allocate(byteCount: count + 2, alignment: 1)
     quoted.storeBytes(of: UInt8(ascii: "\""), as: UInt8.self)
@@ -151,9 +167,8 @@ final class KeyBytesCache: @unchecked Sendable {
     let entry = UnsafeMutablePointer<Entry>.allocate(capacity: 1)
     entry.initialize(
       to: Entry(
-        name: name, nameBits: bits(name), fingerprint: fingerprint, sortPrefix: prefix,
-        quoted: quoted,
-        quotedCount: count + 2))
+        key: key, keyBits: bits(key), name: name, fingerprint: fingerprint, sortPrefix: prefix,
+        quoted: quoted, quotedCount: count + 2))
     return entry
   }
 
@@ -161,5 +176,20 @@ final class KeyBytesCache: @unchecked Sendable {
     entry.pointee.quoted.deallocate()
     entry.deinitialize(count: 1)
     entry.deallocate()
+  }
+}
+
+/// The name an object member is written under, after the key strategy, and
+/// its written form when the process-wide ``KeyBytesCache`` keeps it.
+struct MemberName {
+  let string: String
+  /// The name's quoted bytes, fingerprint and sort prefix, made once per
+  /// process; nil for a name written, and escaped, as it comes.
+  let cached: UnsafeMutablePointer<KeyBytesCache.Entry>?
+
+  @inline(__always)
+  init(_ string: String, cached: UnsafeMutablePointer<KeyBytesCache.Entry>? = nil) {
+    self.string = string
+    self.cached = cached
   }
 }

@@ -71,22 +71,39 @@ extension StreamingState {
       return key
     }
     if frame.isObject, frame.count > 0 {
-      return AnyCodingKey(stringValue: members[frame.memberBase + frame.count - 1].key)
+      let member = members[frame.memberBase + frame.count - 1]
+      // A cached name's entry was found by its key's string.
+      return AnyCodingKey(stringValue: member.cached?.pointee.key ?? member.key)
     }
     return AnyCodingKey(intValue: max(frame.count - 1, 0))
   }
 
-  /// The coding key of the last member begun in `frames[index]`, when it
-  /// was stored.
+  /// The coding key of the last member begun in `frames[index]`, when its
+  /// name does not tell it: stored, or a conversion whose cache entry holds
+  /// the key's string.
   func storedKey(ofFrame index: Int) -> (any CodingKey)? {
-    frames[index].hasStoredKey ? frameKeys[index] : nil
+    let frame = frames[index]
+    if frame.hasStoredKey { return frameKeys[index] }
+    guard convertsToSnakeCase, frame.isObject, frame.count > 0,
+      let entry = members[frame.memberBase + frame.count - 1].cached
+    else { return nil }
+    return AnyCodingKey(stringValue: entry.pointee.key)
+  }
+
+  /// The coding key of the member the container `serial` fills, when its
+  /// name does not tell it (see ``storedKey(ofFrame:)``).
+  func memberKey(ofContainer serial: Int) -> (any CodingKey)? {
+    if let key = slotKeys[serial] { return key }
+    guard serial < convertedKeys.count, let entry = convertedKeys[serial] else { return nil }
+    return AnyCodingKey(stringValue: entry.pointee.key)
   }
 
   // MARK: - Keys
 
-  /// `key` converted to snake_case, converting each distinct key once.
-  mutating func snakeCasedName(of key: any CodingKey) -> String {
-    let original = key.stringValue
+  /// The key string `original` converted to snake_case, converting each
+  /// distinct key once per call (for keys the process-wide cache does not
+  /// keep).
+  mutating func snakeCasedName(of original: String) -> String {
     if let cached = snakeCaseKeys[original] {
       if Self.haveSameBytes(cached.key, original) { return cached.converted }
       return KeyConversion.snakeCased(original)

@@ -33,6 +33,11 @@ struct StreamingState: ~Copyable {
   /// number, when its member's name does not tell it (see
   /// `Frame.hasStoredKey`); kept apart so that a record stays a plain value.
   private(set) var slotKeys: [Int: any CodingKey] = [:]
+  /// Under `.convertToSnakeCase` (empty otherwise), by container number:
+  /// the key cache's entry for the member each container fills, when that
+  /// member's coding key is not in `slotKeys`. The member's name is a
+  /// conversion; the entry holds the key's string.
+  private(set) var convertedKeys: [UnsafeMutablePointer<KeyBytesCache.Entry>?] = []
   /// The coding keys of the members super encoders were asked for, when
   /// their names do not tell them: a super encoder may be used after later
   /// members were begun, when its frame no longer holds its key.
@@ -63,15 +68,12 @@ struct StreamingState: ~Copyable {
   /// Whether a container was nested deeper than `maxDepth` (anywhere,
   /// before or after a hand-over).
   var isTooDeep = false
-  /// The error for the first object key holding a scalar JSONKit's reader
-  /// rejects. A key is written where no error can be thrown (a nested
-  /// container's key), so the encode call throws it once it is done.
-  var unreadableKeyError: EncodingError?
   /// Where the text of the key `unreadableKeyError` is about begins: a
   /// member taken out from before there takes the error out too.
   private var unreadableKeyStart = 0
 
-  /// Converted keys for `.convertToSnakeCase`, by coding key.
+  /// Converted keys for `.convertToSnakeCase` that the key cache does not
+  /// keep, by coding key.
   /// Strings that are canonically equivalent are equal dictionary keys but
   /// convert differently (the conversion works on their scalars), so each
   /// entry keeps the key it was made for.
@@ -80,11 +82,20 @@ struct StreamingState: ~Copyable {
   /// Keeps every member's coding key, not only those with an int value:
   /// a key strategy makes member names differ from the keys' strings.
   private let keepsAllKeys: Bool
-  /// The written form of keys, from the process-wide ``KeyBytesCache``
-  /// (used without a key strategy only: `keepsAllKeys` is false).
+  /// Whether keys are written converted to snake_case.
+  let convertsToSnakeCase: Bool
+  /// The process-wide cache of the written form of keys for the key
+  /// strategy (see ``KeyBytesCache``); nil when the session names keys
+  /// itself (a custom strategy), and ``name(of:)`` is not used.
+  private let keyCache: KeyBytesCache?
+  /// The written form of keys, from a snapshot of `keyCache` (empty
+  /// without one).
   private var keyTable: KeyBytesCache.Table
-  /// How many more keys this call may try to add to the cache: a full
-  /// table turns every new key away, and each try costs a lock.
+  /// How many more times this call may try to add a key to the cache after
+  /// tries the cache turned away: a table full near a key's slot turns every
+  /// new key there away, and each try costs a lock. Keys the cache takes are
+  /// not counted (the table bounds them), so that a model with many keys
+  /// has them all kept after its first encode.
   private var keyAdditionsLeft = 64
   /// Where the session keeps the first conflict met; `encode` throws it.
   let conflict: UnsafeMutablePointer<EncodingSession.Conflict?>
@@ -93,16 +104,36 @@ struct StreamingState: ~Copyable {
   /// that a frame stays a plain value, cheap to copy, and grown only when a
   /// key is stored.
   var frameKeys: [(any CodingKey)?] = []
+  /// The error for the first object key holding a scalar JSONKit's reader
+  /// rejects. A key is written where no error can be thrown (a nested
+  /// container's key), so the encode call throws it once it is done.
+  // Last: `EncodingError` is a resilient type, whose size is known only at
+  // run time, so every stored property after it would be found through the
+  // type's metadata on each access.
+  var unreadableKeyError: EncodingError?
 
   init(
-    options: JKOutputFormatting, keepsAllKeys: Bool, maxDepth: Int, capacity: Int,
-    conflict: UnsafeMutablePointer<EncodingSession.Conflict?>
+    options: JKOutputFormatting, keyStrategy: JKEncoder.KeyEncodingStrategy, maxDepth: Int,
+    capacity: Int, conflict: UnsafeMutablePointer<EncodingSession.Conflict?>
   ) {
     writer = ByteWriter(options: options, capacity: capacity)
     self.conflict = conflict
     self.maxDepth = maxDepth
-    self.keepsAllKeys = keepsAllKeys
-    keyTable = keepsAllKeys ? KeyBytesCache.Table(slots: []) : KeyBytesCache.shared.snapshot()
+    switch keyStrategy {
+    case .useDefaultKeys:
+      keepsAllKeys = false
+      convertsToSnakeCase = false
+      keyCache = KeyBytesCache.shared
+    case .convertToSnakeCase:
+      keepsAllKeys = true
+      convertsToSnakeCase = true
+      keyCache = KeyBytesCache.snakeCased
+    default:
+      keepsAllKeys = true
+      convertsToSnakeCase = false
+      keyCache = nil
+    }
+    keyTable = keyCache?.snapshot() ?? KeyBytesCache.Table(slots: [])
     frames.reserveCapacity(16)
     members.reserveCapacity(64)
     containers.reserveCapacity(64)
@@ -111,6 +142,7 @@ struct StreamingState: ~Copyable {
     frames[0].count = 1
     frames[0].awaitingValue = true
     containers.append(ContainerRecord(start: -1, isObject: false, isNested: false))
+    if convertsToSnakeCase { convertedKeys.append(nil) }
   }
 
   /// An open container.
@@ -137,8 +169,9 @@ struct StreamingState: ~Copyable {
     /// Where this object's members start in `members`.
     let memberBase: Int
     /// Whether `frameKeys` holds the coding key of the last member begun:
-    /// one with an int value, or any under a key strategy. Other keys are
-    /// their member's name.
+    /// one with an int value, or any under a key strategy but those whose
+    /// conversion the key cache keeps. Other keys are their member's name,
+    /// or the string the member's cache entry was found by.
     var hasStoredKey = false
     /// One bit per member fingerprint (its low 7 bits): a member whose bit
     /// is clear cannot repeat an earlier key, so most members skip the scan.
@@ -149,6 +182,10 @@ struct StreamingState: ~Copyable {
   /// finding duplicates cheaply, and where its text starts.
   struct Member {
     let key: String
+    /// The written form of `key` in the process-wide key cache, if it is
+    /// kept there; the entry also holds the string of the coding key that
+    /// `key` is the name of.
+    let cached: UnsafeMutablePointer<KeyBytesCache.Entry>?
     let fingerprint: UInt64
     /// With sorted keys, the key's first bytes (``ByteWriter/sortPrefix(ofKeyQuotedAt:name:)``),
     /// which order most pairs of members without comparing their keys.
@@ -204,40 +241,52 @@ struct StreamingState: ~Copyable {
   /// and returns the slot for its value and where the member's text starts
   /// (its separator included); nil when the container is closed.
   @inline(__always)
-  mutating func beginMember<Key: CodingKey>(of container: Int, key: Key, name: String)
+  mutating func beginMember<Key: CodingKey>(of container: Int, key: Key, name: MemberName)
     -> (slot: EncodingSlot, start: Int)?
   {
-    guard let begun = begin(of: container, name: name, cached: cachedKey(key, name)) else {
+    guard let begun = begin(of: container, name: name.string, cached: name.cached) else {
       return nil
     }
-    store(key)
-    if writer.unreadableScalar != nil { noteUnreadableKey(name, of: begun.slot) }
+    store(key, cached: name.cached != nil)
+    if writer.unreadableScalar != nil { noteUnreadableKey(name.string, of: begun.slot) }
     return (begun.slot, begun.start)
   }
 
-  /// The cached written form of `key`, whose name is `name`: found by the
-  /// name's bits, or added on its first use when it may be kept (see
-  /// ``KeyBytesCache``).
+  /// The name `key` is written under (its string, or that converted to
+  /// snake_case), with the written form the process-wide key cache keeps
+  /// for it: found by the bits of the key's string, or added on its first
+  /// use when it may be kept (see ``KeyBytesCache``). Not for a custom key
+  /// strategy, whose names the session makes.
   @inline(__always)
-  private mutating func cachedKey<Key: CodingKey>(_ key: Key, _ name: String)
-    -> UnsafeMutablePointer<KeyBytesCache.Entry>?
-  {
-    guard !keepsAllKeys, _isPOD(Key.self) else { return nil }
-    if let entry = keyTable.find(KeyBytesCache.bits(name)) { return entry }
-    return addCachedKey(key, name)
+  mutating func name<Key: CodingKey>(of key: Key) -> MemberName {
+    let string = key.stringValue
+    guard _isPOD(Key.self) else {
+      return MemberName(convertsToSnakeCase ? snakeCasedName(of: string) : string)
+    }
+    if let entry = keyTable.find(KeyBytesCache.bits(string)) {
+      // Without a conversion the entry's name is `string`, the same bits.
+      return MemberName(convertsToSnakeCase ? entry.pointee.name : string, cached: entry)
+    }
+    return uncachedName(of: key, string)
   }
 
+  /// ``name(of:)`` for a key of a plain-data type not in the snapshot of
+  /// the cache, whose string is `string`: adds it to the cache when it may
+  /// be kept.
   @inline(never)
-  private mutating func addCachedKey<Key: CodingKey>(_ key: Key, _ name: String)
-    -> UnsafeMutablePointer<KeyBytesCache.Entry>?
+  private mutating func uncachedName<Key: CodingKey>(of key: Key, _ string: String)
+    -> MemberName
   {
-    guard keyAdditionsLeft > 0, KeyBytesCache.isCacheable(name),
-      KeyBytesCache.bits(key.stringValue) == KeyBytesCache.bits(name)
-    else { return nil }
-    keyAdditionsLeft -= 1
-    guard let entry = KeyBytesCache.shared.add(name) else { return nil }
+    let name = convertsToSnakeCase ? snakeCasedName(of: string) : string
+    guard keyAdditionsLeft > 0, let keyCache, KeyBytesCache.isCacheable(name),
+      KeyBytesCache.bits(key.stringValue) == KeyBytesCache.bits(string)
+    else { return MemberName(name) }
+    guard let entry = keyCache.add(string, writtenAs: name) else {
+      keyAdditionsLeft -= 1
+      return MemberName(name)
+    }
     _ = keyTable.insert(entry)
-    return entry
+    return MemberName(name, cached: entry)
   }
 
   /// Keeps the error for the key `name` of the member just begun in `slot`,
@@ -259,11 +308,12 @@ struct StreamingState: ~Copyable {
   }
 
   /// Keeps the coding key of the member just begun in the innermost frame,
-  /// when its name does not tell it.
+  /// when neither its name nor its cache entry (`cached` says whether it
+  /// has one) tells it.
   @inline(__always)
-  private mutating func store<Key: CodingKey>(_ key: Key) {
+  private mutating func store<Key: CodingKey>(_ key: Key, cached: Bool) {
     let index = frames.count - 1
-    if keepsAllKeys || key.intValue != nil {
+    if (keepsAllKeys && !cached) || key.intValue != nil {
       if frameKeys.count <= index {
         frameKeys.append(contentsOf: repeatElement(nil, count: index + 1 - frameKeys.count))
       }
@@ -287,10 +337,10 @@ struct StreamingState: ~Copyable {
   /// that already holds an object (or array) that same object, so that both
   /// containers write into it; streaming cannot reopen a value it has
   /// written, so it returns nil for such a request, having written nothing.
-  mutating func beginContainerMember<Key: CodingKey>(of container: Int, key: Key, name: String)
-    -> EncodingSlot?
-  {
-    guard let begun = begin(of: container, name: name, cached: cachedKey(key, name)) else {
+  mutating func beginContainerMember<Key: CodingKey>(
+    of container: Int, key: Key, name: MemberName
+  ) -> EncodingSlot? {
+    guard let begun = begin(of: container, name: name.string, cached: name.cached) else {
       return nil
     }
     if begun.mayRepeat, repeatsEarlierMember(begun.slot) {
@@ -301,8 +351,8 @@ struct StreamingState: ~Copyable {
       removeLastMember(begun.slot, startingAt: begun.start)
       return nil
     }
-    store(key)
-    if writer.unreadableScalar != nil { noteUnreadableKey(name, of: begun.slot) }
+    store(key, cached: name.cached != nil)
+    if writer.unreadableScalar != nil { noteUnreadableKey(name.string, of: begun.slot) }
     return begun.slot
   }
 
@@ -348,8 +398,8 @@ struct StreamingState: ~Copyable {
       mayRepeat = noteFingerprint(fingerprint, inFrame: index)
       members.append(
         Member(
-          key: name, fingerprint: fingerprint, sortPrefix: sortPrefix, start: start,
-          firstContainer: containers.count))
+          key: name, cached: cached, fingerprint: fingerprint, sortPrefix: sortPrefix,
+          start: start, firstContainer: containers.count))
       writer.writeKeySeparator()
     }
     frames[index].count += 1
@@ -447,6 +497,11 @@ struct StreamingState: ~Copyable {
     frames[parent].awaitingValue = false
     let serial = containers.count
     if frames[parent].hasStoredKey, let key = frameKeys[parent] { slotKeys[serial] = key }
+    if convertsToSnakeCase {
+      // The container's member was begun last (`prepare`).
+      convertedKeys.append(
+        frames[parent].isObject && !frames[parent].hasStoredKey ? members.last?.cached : nil)
+    }
     containers.append(
       ContainerRecord(start: writer.count, isObject: isObject, isNested: isNested))
     writer.openContainer(isObject: isObject)
@@ -465,8 +520,10 @@ struct StreamingState: ~Copyable {
   mutating func discardMember(_ slot: EncodingSlot, startingAt start: Int) -> Bool {
     guard let index = frameIndex(slot.container), frames[index].count - 1 == slot.member,
       // The frame keeps only its last member's coding key: once that member
-      // is gone, only the tree knows the key of the one before.
-      !frames[index].hasStoredKey || slot.member == 0
+      // is gone, only the tree knows the key of the one before (whose name
+      // does not tell it under a key strategy).
+      !(frames[index].hasStoredKey || (keepsAllKeys && frames[index].isObject))
+        || slot.member == 0
     else {
       return false
     }

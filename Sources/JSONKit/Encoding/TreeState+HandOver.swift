@@ -57,7 +57,7 @@ extension TreeState {
           nodes[node].container = serial
           nodeOfContainer[serial] = node
           setValue(.node(node), of: target)
-          if let key = streaming.slotKeys[serial] {
+          if let key = streaming.memberKey(ofContainer: serial) {
             nodes[target.node].members[target.member].codingKey = key
           }
           text.position += 1

@@ -587,6 +587,60 @@ private struct IntKeyed: Encodable {
   }
 }
 
+/// Enum coding keys under `.convertToSnakeCase`, whose converted names the
+/// key cache keeps: the paths values and containers report hold the keys'
+/// own strings, while streaming and after writes that hand over to a tree.
+private struct SnakeCasePaths: Encodable {
+  enum CodingKeys: String, CodingKey {
+    case someValue, lateObject, innerList, otherValue, deepKey, containerPath, superKey
+  }
+  enum Shape: CaseIterable {
+    /// Written in order: streaming throughout.
+    case inOrder
+    /// A failed member after others, then writes into containers after
+    /// later siblings.
+    case lateWrites
+    /// A value that writes into an earlier sibling's container while it is
+    /// encoded, before it reports its path.
+    case lateWriteInsideAValue
+  }
+  let shape: Shape
+
+  static func spelled(_ path: [any CodingKey]) -> [String] {
+    path.map { "\($0.stringValue)#\($0.intValue.map(String.init) ?? "-")" }
+  }
+
+  func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(PathReporter(), forKey: .someValue)
+    var object = container.nestedContainer(keyedBy: CodingKeys.self, forKey: .lateObject)
+    var list = object.nestedUnkeyedContainer(forKey: .innerList)
+    try list.encode(PathReporter())
+    var deep = list.nestedContainer(keyedBy: CodingKeys.self)
+    try deep.encode(PathReporter(), forKey: .deepKey)
+    try object.encode(Self.spelled(deep.codingPath), forKey: .containerPath)
+    try object.encode(PathReporter(), forKey: .someValue)
+    switch shape {
+    case .inOrder:
+      break
+    case .lateWrites:
+      try? object.encode(Double.nan, forKey: .otherValue)
+      try container.encode(PathReporter(), forKey: .otherValue)
+      try deep.encode(PathReporter(), forKey: .someValue)
+      try object.encode(PathReporter(), forKey: .otherValue)
+      try container.encode(Self.spelled(object.codingPath), forKey: .containerPath)
+      try container.encode(Self.spelled(deep.codingPath), forKey: .deepKey)
+      try PathReporter().encode(to: object.superEncoder(forKey: .superKey))
+    case .lateWriteInsideAValue:
+      let value = Counted { encoder in
+        try object.encode(1, forKey: .otherValue)
+        try PathReporter().encode(to: encoder)
+      }
+      try container.encode(value, forKey: .deepKey)
+    }
+  }
+}
+
 extension FoundationParityTests {
   @Test func integerCodingKeysKeepTheirIntValueInEveryPath() {
     expectSameEncoding(["x": IntKeyed()])
@@ -612,6 +666,21 @@ extension FoundationParityTests {
     }
     expectSameEncoding(["someKey": ["innerKey": PathReporter()]], configure: snakeCase)
     expectSameEncoding(["someKey": [4: Double.nan]], configure: snakeCase)
+  }
+
+  @Test func snakeCaseKeysKeepTheirOwnStringsInPathsAsFoundationDoes() {
+    let snakeCase: (JSONEncoder, JKEncoder) -> Void = { foundation, jsonKit in
+      foundation.keyEncodingStrategy = .convertToSnakeCase
+      jsonKit.keyEncodingStrategy = .convertToSnakeCase
+    }
+    // Twice, so that the second round finds the converted names cached.
+    for _ in 0..<2 {
+      for shape in SnakeCasePaths.Shape.allCases {
+        expectSameEncoding(SnakeCasePaths(shape: shape), configure: snakeCase)
+        expectSameEncoding(["someKey": [SnakeCasePaths(shape: shape)]], configure: snakeCase)
+      }
+      expectSameEncoding(["x": IntKeyed()], configure: snakeCase)
+    }
   }
 }
 

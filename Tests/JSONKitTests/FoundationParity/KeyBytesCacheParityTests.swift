@@ -81,6 +81,90 @@ private struct CamelCased: Encodable {
   }
 }
 
+/// Keys under `.convertToSnakeCase`: names the key cache keeps converted
+/// (short printable ASCII), names it must not keep (escaped, non-ASCII, too
+/// long once converted, too long before), and keys that convert to one name.
+private struct SnakeCaseKeys: Encodable {
+  enum CodingKeys: String, CodingKey, CaseIterable {
+    case userName
+    case sameConvertedName = "user_name"
+    case myURLValue
+    case plain = "id"
+    case slash = "a/bValue"
+    case quote = "say\"HiThere"
+    case accented = "caféOwner"
+    case precomposed = "caféName"
+    case decomposed = "cafe\u{301}Name"
+    // KELVIN SIGN, an uppercase letter whose lowercase is ASCII `k`.
+    case kelvin = "size\u{212A}"
+    case kelvinASCII = "sizeK"
+    case longestKept = "keyWhoseSnakeCaseSpellingIsAsLongAsTheCacheKeepsAbcd"
+    case longerOnceConverted = "keyWhoseSnakeCaseSpellingIsOneByteLongerThanItKeepsAb"
+    case tooLong = "aKeyLongerThanTheCacheKeepsEvenBeforeItIsConvertedToSnakeCaseAtAll"
+  }
+  func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    for (index, key) in CodingKeys.allCases.enumerated() {
+      try container.encode(index, forKey: key)
+    }
+    // Keys encoded again, whose last values win.
+    try container.encode("again", forKey: .sameConvertedName)
+    try container.encode("again", forKey: .kelvin)
+  }
+}
+
+/// Two keyed containers sharing one object: one whose converted names the
+/// cache keeps, and one whose keys hold their strings, which it never
+/// keeps; the keys of both convert to the same names.
+private struct SnakeCaseKeysOfTwoTypes: Encodable {
+  func encode(to encoder: any Encoder) throws {
+    var kept = encoder.container(keyedBy: SnakeCaseKeys.CodingKeys.self)
+    var unkept = encoder.container(keyedBy: AnyKey.self)
+    try kept.encode(1, forKey: .userName)
+    try unkept.encode(2, forKey: AnyKey(stringValue: "userName"))
+    try unkept.encode(3, forKey: AnyKey(stringValue: "myURLValue"))
+    try kept.encode(4, forKey: .myURLValue)
+    try unkept.encode(5, forKey: AnyKey(stringValue: "id"))
+  }
+}
+
+/// Keys of a plain-data struct whose `stringValue` is built on every call:
+/// long names are new strings each time (never kept), short ones the same
+/// bits each time (kept).
+private struct BuiltSnakeCaseKeys: Encodable {
+  struct Key: CodingKey {
+    let index: Int
+    var stringValue: String {
+      index.isMultiple(of: 2) ? "aKeyBuiltAtRunTime\(index)WithCapitals" : "k\(index)Value"
+    }
+    var intValue: Int? { nil }
+    init(index: Int) { self.index = index }
+    init?(stringValue: String) { nil }
+    init?(intValue: Int) { nil }
+  }
+  func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: Key.self)
+    for index in [3, 2, 1, 2, 0, 3] { try container.encode(index, forKey: Key(index: index)) }
+  }
+}
+
+/// Many distinct camel-cased keys in one object, more than one encode call
+/// used to add to the cache.
+private struct ManySnakeCaseKeys: Encodable {
+  struct Key: CodingKey {
+    let index: Int
+    var stringValue: String { "m\(index)Key" }
+    var intValue: Int? { nil }
+    init(index: Int) { self.index = index }
+    init?(stringValue: String) { nil }
+    init?(intValue: Int) { nil }
+  }
+  func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: Key.self)
+    for index in 0..<200 { try container.encode(index, forKey: Key(index: index)) }
+  }
+}
+
 private let allFormattings: [JKOutputFormatting] = [
   [.sortedKeys], [.sortedKeys, .prettyPrinted], [.sortedKeys, .withoutEscapingSlashes],
   [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes],
@@ -144,6 +228,68 @@ extension FoundationParityTests {
     }
   }
 
+  @Test func snakeCaseKeysComeOutAsFoundationWritesThemWhetherOrNotTheCacheKeepsThem() throws {
+    // Twice, so that the second round writes what the first one cached.
+    for _ in 0..<2 {
+      for formatting in allFormattings {
+        for value in [SnakeCaseKeys(), SnakeCaseKeysOfTwoTypes()] as [any Encodable] {
+          let (foundation, jsonKit) = try encodedByBoth(
+            value, formatting, strategy: .convertToSnakeCase)
+          #expect(jsonKit == foundation, "formatting \(formatting.rawValue)")
+        }
+        let built = try encodedByBoth(
+          BuiltSnakeCaseKeys(), formatting, strategy: .convertToSnakeCase)
+        #expect(built.jsonKit == built.foundation, "formatting \(formatting.rawValue)")
+        let many = try encodedByBoth(
+          ManySnakeCaseKeys(), formatting, strategy: .convertToSnakeCase)
+        #expect(many.jsonKit == many.foundation, "formatting \(formatting.rawValue)")
+      }
+    }
+    // The colliding keys keep one member each, as in Foundation.
+    let sorted = try encodedByBoth(SnakeCaseKeys(), [.sortedKeys], strategy: .convertToSnakeCase)
+    #expect(sorted.jsonKit.contains(#""user_name":"again""#))
+    #expect(sorted.jsonKit.contains(#""size_k":"again""#))
+    #expect(!sorted.jsonKit.contains(#""size_k":1"#))
+  }
+
+  @Test func snakeCaseKeysWrittenWithoutAStrategyBeforeAreStillConverted() throws {
+    for strategy: JSONEncoder.KeyEncodingStrategy in [
+      .useDefaultKeys, .convertToSnakeCase, .useDefaultKeys, .convertToSnakeCase,
+    ] {
+      let (foundation, jsonKit) = try encodedByBoth(
+        SnakeCaseKeys(), [.sortedKeys], strategy: strategy)
+      #expect(jsonKit == foundation)
+    }
+  }
+
+  @Test func manyEncodersOnManyThreadsConvertKeysToSnakeCaseAsFoundationDoes() async throws {
+    let formattings: [JKOutputFormatting] = [[.sortedKeys], [.sortedKeys, .prettyPrinted]]
+    var expected: [String] = []
+    for formatting in formattings {
+      let foundation = JSONEncoder()
+      foundation.outputFormatting = JSONEncoder.OutputFormatting(rawValue: formatting.rawValue)
+      foundation.keyEncodingStrategy = .convertToSnakeCase
+      expected.append(String(decoding: try foundation.encode(SnakeCaseModel()), as: UTF8.self))
+    }
+    let outputs = expected
+    try await withThrowingTaskGroup(of: Void.self) { group in
+      for task in 0..<16 {
+        group.addTask {
+          for round in 0..<20 {
+            // A fresh encoder each time, as an app making one per request.
+            let encoder = JKEncoder()
+            encoder.keyEncodingStrategy = .convertToSnakeCase
+            let which = (task + round) % formattings.count
+            encoder.outputFormatting = formattings[which]
+            let output = String(decoding: try encoder.encode(SnakeCaseModel()), as: UTF8.self)
+            #expect(output == outputs[which], "task \(task), round \(round)")
+          }
+        }
+      }
+      try await group.waitForAll()
+    }
+  }
+
   @Test func manyTasksEncodingAtOnceWriteTheKeysFoundationWrites() async throws {
     let expected = try encodedByBoth(ManyKeys(seed: 0), [.sortedKeys]).foundation
     try await withThrowingTaskGroup(of: String.self) { group in
@@ -203,4 +349,26 @@ private struct ManyKeys: Encodable {
       try container.encode(B())
     }
   }
+}
+
+/// Nested objects under `.convertToSnakeCase`, with keys the cache keeps,
+/// keys it does not, and keys that convert to one name, for encoding from
+/// many threads.
+private struct SnakeCaseModel: Encodable {
+  struct Item: Encodable {
+    enum CodingKeys: String, CodingKey {
+      case itemId, displayName, isURLSafe
+      case owner = "caféOwner"
+    }
+    var itemId = 1
+    var displayName = "a/b"
+    var isURLSafe = true
+    var owner = "é"
+  }
+  var userName = "x"
+  var items = [Item(), Item()]
+  var keys = SnakeCaseKeys()
+  var twoTypes = SnakeCaseKeysOfTwoTypes()
+  var built = BuiltSnakeCaseKeys()
+  var nested = ["innerKeyIsNotConverted": Item()]
 }
