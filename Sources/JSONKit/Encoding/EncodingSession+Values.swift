@@ -45,7 +45,11 @@ extension EncodingSession {
     _ value: T, into slot: EncodingSlot, byOwnEncoder: Bool
   ) throws {
     if case .useDefaultKeys = options.keyEncodingStrategy {
-    } else if let dictionary = value as? any StringKeyedEncodableDictionary {
+    } else if T.self is any StringKeyedEncodableDictionary.Type,
+      // Asked of the type first: casting the value copies it into a box,
+      // for every model value under a key strategy.
+      let dictionary = value as? any StringKeyedEncodableDictionary
+    {
       // Foundation writes `[String: V]` keys as they are, whatever the
       // strategy, through the encoder that encodes the dictionary: its
       // values get that encoder's path and their keys, which leaves out the
