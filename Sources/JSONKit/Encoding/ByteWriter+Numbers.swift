@@ -92,7 +92,7 @@ extension ByteWriter {
   /// Stores the low `count` decimal digits of `value`, zero-padded, at
   /// `destination`, two digits per division.
   @inline(__always)
-  private static func storeDigits(
+  static func storeDigits(
     of value: UInt64, count: Int, at destination: UnsafeMutableRawPointer
   ) {
     var value = value

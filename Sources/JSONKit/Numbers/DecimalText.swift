@@ -8,7 +8,7 @@ import Foundation
 
 /// Decimal values that keep every digit of a JSON number.
 ///
-/// The digits are read into a 128-bit integer in one pass, the zeros that end
+/// The digits the literal's layout finds are read into a 128-bit integer, the zeros that end
 /// them move into the exponent, and the Decimal is assembled from those fields
 /// directly: no Decimal arithmetic, which costs far more than reading the
 /// digits, and no allocation. The fields are those Foundation's own parser
@@ -28,34 +28,25 @@ enum DecimalText {
   ///
   /// A zero of either sign is Decimal's zero, which has no sign.
   static func exact(_ text: UnsafeRawBufferPointer) -> Decimal? {
+    let layout = DecimalToDouble.LiteralLayout(text)
     var significand = Significand()
-    var index = 0
-    let negative = byte(in: text, at: 0) == UInt8(ascii: "-")
-    if negative {
-      index = 1
-    }
-    index = significand.read(text, from: index)
-    var fractionDigits = 0
-    if byte(in: text, at: index) == UInt8(ascii: ".") {
-      let start = index + 1
-      index = significand.read(text, from: start)
-      fractionDigits = index - start
-    }
-    let written = writtenExponent(text, from: index)
+    significand.read(text, layout.integerDigits)
+    significand.read(text, layout.fractionDigits)
     guard significand.digitCount > 0 else { return Decimal() }
     guard !significand.overflowed,
-      let exponent = exponent(written, fractionDigits, significand.trailingZeros),
+      let exponent = exponent(
+        layout.exponent, layout.fractionDigits.count, significand.trailingZeros),
       exponent >= smallestExponent
     else { return nil }
     guard exponent > largestExponent else {
-      return decimal(significand.value, exponent: exponent, negative: negative)
+      return decimal(significand.value, exponent: exponent, negative: layout.negative)
     }
     // `100e126` is 10 × 10^127: above the largest exponent, zeros go back
     // into the significand while it holds them, as Foundation's parser does.
     guard let padded = significand.value.timesPowerOfTen(exponent - largestExponent) else {
       return nil
     }
-    return decimal(padded, exponent: largestExponent, negative: negative)
+    return decimal(padded, exponent: largestExponent, negative: layout.negative)
   }
 
   /// The power of ten of the significand without its trailing zeros, or nil
@@ -66,28 +57,6 @@ enum DecimalText {
     let (scaled, borrow) = written.subtractingReportingOverflow(fractionDigits)
     let (exponent, carry) = scaled.addingReportingOverflow(trailingZeros)
     return borrow || carry ? nil : exponent
-  }
-
-  /// The value written after `e` or `E` at `index` (0 without one),
-  /// saturated as the number reader that finds a Double's value saturates it,
-  /// so that both read a literal alike.
-  private static func writtenExponent(_ text: UnsafeRawBufferPointer, from index: Int) -> Int {
-    var index = index
-    let marker = byte(in: text, at: index)
-    guard marker == UInt8(ascii: "e") || marker == UInt8(ascii: "E") else { return 0 }
-    let limit = DecimalToDouble.LiteralLayout.exponentLimit
-    index += 1
-    let sign = byte(in: text, at: index)
-    let negative = sign == UInt8(ascii: "-")
-    if negative || sign == UInt8(ascii: "+") {
-      index += 1
-    }
-    var magnitude = 0
-    while let digit = digit(in: text, at: index) {
-      magnitude = magnitude < limit ? min(magnitude * 10 + Int(digit), limit) : limit
-      index += 1
-    }
-    return negative ? -magnitude : magnitude
   }
 
   /// The Decimal with these fields: the significand in the fewest 16-bit
@@ -107,20 +76,6 @@ enum DecimalText {
         UInt16(truncatingIfNeeded: high), UInt16(truncatingIfNeeded: high >> 16),
         UInt16(truncatingIfNeeded: high >> 32), UInt16(truncatingIfNeeded: high >> 48)
       ))
-  }
-
-  /// The byte at `index`, or 0 past the end.
-  @inline(__always)
-  fileprivate static func byte(in text: UnsafeRawBufferPointer, at index: Int) -> UInt8 {
-    index < text.count ? text[index] : 0
-  }
-
-  /// The value of the digit at `index`, or nil for any other byte or past
-  /// the end.
-  @inline(__always)
-  fileprivate static func digit(in text: UnsafeRawBufferPointer, at index: Int) -> UInt8? {
-    let value = byte(in: text, at: index) &- UInt8(ascii: "0")
-    return value < 10 ? value : nil
   }
 }
 
@@ -189,15 +144,12 @@ private struct Significand {
   /// The 39 digits of 2^128 − 1: no more fit the significand.
   static let maxDigits = 39
 
-  /// Reads the digits from `start` on and returns the index of the first
-  /// byte that is not one.
-  mutating func read(_ text: UnsafeRawBufferPointer, from start: Int) -> Int {
-    var index = start
-    while let digit = DecimalText.digit(in: text, at: index) {
-      append(digit)
-      index += 1
+  /// Reads the digits at `digits`, offsets into `text` that the literal's
+  /// layout found.
+  mutating func read(_ text: UnsafeRawBufferPointer, _ digits: Range<Int>) {
+    for index in digits {
+      append(text[index] &- UInt8(ascii: "0"))
     }
-    return index
   }
 
   private mutating func append(_ digit: UInt8) {

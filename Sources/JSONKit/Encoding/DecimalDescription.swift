@@ -219,47 +219,17 @@ private struct DecimalLimbs {
         fullLimbs = 2
       }
     }
-    leadingCount = Self.digitCount(leading)
+    leadingCount = ByteWriter.decimalDigitCount(leading)
   }
 
   /// Stores the digits at `out`.
   func store(at out: UnsafeMutableRawPointer) {
-    Self.storeDigits(of: leading, count: leadingCount, at: out)
+    ByteWriter.storeDigits(of: leading, count: leadingCount, at: out)
     if fullLimbs == 2 {
-      Self.storeDigits(of: middle, count: 19, at: out + leadingCount)
+      ByteWriter.storeDigits(of: middle, count: 19, at: out + leadingCount)
     }
     if fullLimbs > 0 {
-      Self.storeDigits(of: trailing, count: 19, at: out + count - 19)
-    }
-  }
-
-  /// The number of decimal digits of a limb, 1 for zero.
-  private static func digitCount(_ value: UInt64) -> Int {
-    // A limb is below 10^19, so `threshold` stops at 10^19 and fits.
-    var count = 1
-    var threshold: UInt64 = 10
-    while count < 19, value >= threshold {
-      threshold *= 10
-      count += 1
-    }
-    return count
-  }
-
-  /// Stores the low `count` decimal digits of `value`, zero-padded, at
-  /// `out`, two digits per division.
-  private static func storeDigits(of value: UInt64, count: Int, at out: UnsafeMutableRawPointer) {
-    var rest = value
-    var end = count
-    while end >= 2 {
-      let pair = UInt8(truncatingIfNeeded: rest % 100)
-      rest /= 100
-      end -= 2
-      out.storeBytes(of: UInt8(ascii: "0") + pair / 10, toByteOffset: end, as: UInt8.self)
-      out.storeBytes(of: UInt8(ascii: "0") + pair % 10, toByteOffset: end + 1, as: UInt8.self)
-    }
-    if end == 1 {
-      out.storeBytes(
-        of: UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10), as: UInt8.self)
+      ByteWriter.storeDigits(of: trailing, count: 19, at: out + count - 19)
     }
   }
 }
