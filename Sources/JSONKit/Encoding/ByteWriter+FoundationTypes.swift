@@ -2,8 +2,8 @@ import Foundation
 
 /// Foundation's value types written as JSON strings straight into the
 /// buffer, with the bytes `JSONEncoder` writes for them: no `String` is made
-/// on the way, except for the rare value JSONKit's own writers leave to
-/// Foundation's formatter.
+/// on the way, except for the rare `Decimal` JSONKit's own writer leaves to
+/// its `description`.
 extension ByteWriter {
   /// Writes `uuid.uuidString` in quotes; its characters need no escapes.
   @inline(__always)
@@ -17,24 +17,15 @@ extension ByteWriter {
   }
 
   /// Writes the date as `JSONEncoder`'s `.iso8601` strategy writes it, in
-  /// quotes; its characters need no escapes.
+  /// quotes; its characters need no escapes. The caller refuses a NaN date,
+  /// the one date without such a text.
   mutating func writeQuotedISO8601(_ date: Date) {
     ensureCapacity(ISO8601DateText.maxLength + 2)
     let start = freeSpace.assumingMemoryBound(to: UInt8.self)
-    if let length = ISO8601DateText.write(date, to: start + 1) {
-      start.pointee = UInt8(ascii: "\"")
-      start[length + 1] = UInt8(ascii: "\"")
-      commit(length + 2)
-    } else {
-      writeFoundationISO8601(date)
-    }
-  }
-
-  /// A date JSONKit's writer leaves to Foundation's formatter.
-  @inline(never)
-  private mutating func writeFoundationISO8601(_ date: Date) {
-    // Digits, signs, `-`, `:`, `T` and `Z` only: nothing to escape.
-    writeQuoted(date.formatted(Date.ISO8601FormatStyle()))
+    let length = ISO8601DateText.write(date, to: start + 1) ?? 0
+    start.pointee = UInt8(ascii: "\"")
+    start[length + 1] = UInt8(ascii: "\"")
+    commit(length + 2)
   }
 
   /// Writes the data's base64 text (`base64EncodedString()`) in quotes,

@@ -218,6 +218,10 @@ extension EncodingSession {
     case .millisecondsSince1970:
       try writeDateNumber(1000 * date.timeIntervalSince1970, into: slot)
     case .iso8601:
+      // Foundation's formatter stops the process on a NaN date; it has no
+      // text, so it is refused as a NaN number is.
+      let time = date.timeIntervalSinceReferenceDate
+      guard !time.isNaN else { throw nonConformingFloatError(time, in: slot) }
       writeScalar(into: slot) { $0.writeQuotedISO8601(date) }
     #if canImport(Darwin)
       // Elsewhere Foundation spells `.formatted` as a `.custom` closure.

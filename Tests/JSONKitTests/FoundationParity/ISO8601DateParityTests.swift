@@ -141,6 +141,29 @@ extension FoundationParityTests {
     #expect(count == nil)
   }
 
+  /// Where Foundation's encoder stops the process, `JKEncoder` throws, at the
+  /// date's path, as it does for a NaN written as a number.
+  @Test func aNaNDateMakesJKEncoderThrow() throws {
+    struct Stamped: Encodable {
+      var at: Date
+    }
+    let encoder = JKEncoder()
+    encoder.dateEncodingStrategy = .iso8601
+    let nan = Date(timeIntervalSince1970: .nan)
+    do {
+      let output = try encoder.encode([
+        Stamped(at: Date(timeIntervalSince1970: 0)), Stamped(at: nan),
+      ])
+      Issue.record("wrote \(String(decoding: output, as: UTF8.self))")
+    } catch EncodingError.invalidValue(_, let context) {
+      #expect(context.codingPath.map(\.stringValue) == ["Index 1", "at"])
+    }
+    // A date that is not NaN still writes, after one that failed.
+    #expect(
+      try encoder.encode([Date(timeIntervalSince1970: 0)])
+        == Data(#"["1970-01-01T00:00:00Z"]"#.utf8))
+  }
+
   @Test func jkEncoderWritesISO8601DatesAsJSONEncoderDoes() throws {
     let foundation = JSONEncoder()
     foundation.dateEncodingStrategy = .iso8601
