@@ -42,40 +42,18 @@ extension FoundationParityTests {
   }()
 
   @Test func base64TextDecodesAsDataBase64InitializerDoes() {
-    var read = 0
-    for text in Self.base64Texts {
-      var text = text
-      let ours = text.withUTF8 { Base64Text.decode($0) }
-      let theirs = Data(base64Encoded: text)
-      #expect(ours == theirs, "\(text.debugDescription)")
-      if theirs != nil {
-        read += 1
-      }
-    }
-    // The set is only a test of both sides if it holds plenty of each.
-    #expect(read > 1500)
-    #expect(Self.base64Texts.count - read > 1500)
+    Self.expectReadsAsFoundation(
+      Self.base64Texts, minimum: 1500, ours: { Base64Text.decode($0) },
+      theirs: { Data(base64Encoded: $0) })
   }
 
   /// Each character of an encoding replaced by every ASCII byte, and by
   /// every byte above 0x7F alone, which no `String` holds and no alphabet
   /// has.
   @Test func everyByteAtEveryPositionDecodesAsDataBase64InitializerDoes() {
-    for base in ["QUJDRA==", "/+9w", "YWI=", "SGVsbG8sIHdvcmxkIQ=="] {
-      for position in 0..<base.utf8.count {
-        for byte in UInt8(0)...UInt8(255) {
-          var bytes = Array(base.utf8)
-          bytes[position] = byte
-          let ours = bytes.withUnsafeBufferPointer { Base64Text.decode($0) }
-          if byte < 0x80 {
-            let text = String(decoding: bytes, as: UTF8.self)
-            #expect(ours == Data(base64Encoded: text), "\(text.debugDescription)")
-          } else {
-            #expect(ours == nil, "byte \(byte) at \(position) of \(base)")
-          }
-        }
-      }
-    }
+    Self.expectEveryByteAtEveryPositionReadsAsFoundation(
+      ["QUJDRA==", "/+9w", "YWI=", "SGVsbG8sIHdvcmxkIQ=="], ours: { Base64Text.decode($0) },
+      theirs: { Data(base64Encoded: $0) })
   }
 
   @Test func base64TextEncodesAsBase64EncodedStringDoes() {

@@ -93,3 +93,55 @@ extension FoundationParityTests {
     #expect(ours == theirs, "\(json.prefix(200)) as \(T.self)", sourceLocation: sourceLocation)
   }
 }
+
+extension FoundationParityTests {
+  /// Expects JSONKit's reader of a value's text (`ours`, given the text's
+  /// UTF-8 bytes) to give Foundation's answer (`theirs`) on every text, nil
+  /// where Foundation gives none, and the set to hold at least `minimum`
+  /// texts each that Foundation reads and refuses, so that both sides are
+  /// tested.
+  static func expectReadsAsFoundation<Value: Equatable>(
+    _ texts: [String], minimum: Int, ours: (UnsafeBufferPointer<UInt8>) -> Value?,
+    theirs: (String) -> Value?, sourceLocation: SourceLocation = #_sourceLocation
+  ) {
+    var read = 0
+    for text in texts {
+      var text = text
+      let answer = theirs(text)
+      #expect(
+        text.withUTF8(ours) == answer, "\(text.debugDescription)", sourceLocation: sourceLocation)
+      if answer != nil {
+        read += 1
+      }
+    }
+    #expect(read > minimum, sourceLocation: sourceLocation)
+    #expect(texts.count - read > minimum, sourceLocation: sourceLocation)
+  }
+
+  /// Expects `ours` to read each of `bases` with any one byte replaced as
+  /// Foundation's `theirs` reads that text, and to refuse a byte above 0x7F
+  /// alone, which no `String` holds.
+  static func expectEveryByteAtEveryPositionReadsAsFoundation<Value: Equatable>(
+    _ bases: [String], ours: (UnsafeBufferPointer<UInt8>) -> Value?,
+    theirs: (String) -> Value?, sourceLocation: SourceLocation = #_sourceLocation
+  ) {
+    for base in bases {
+      for position in 0..<base.utf8.count {
+        for byte in UInt8(0)...UInt8(255) {
+          var bytes = Array(base.utf8)
+          bytes[position] = byte
+          let answer = bytes.withUnsafeBufferPointer(ours)
+          if byte < 0x80 {
+            let text = String(decoding: bytes, as: UTF8.self)
+            #expect(
+              answer == theirs(text), "\(text.debugDescription)", sourceLocation: sourceLocation)
+          } else {
+            #expect(
+              answer == nil, "byte \(byte) at \(position) of \(base)",
+              sourceLocation: sourceLocation)
+          }
+        }
+      }
+    }
+  }
+}

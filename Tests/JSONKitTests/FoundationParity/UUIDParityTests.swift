@@ -26,40 +26,18 @@ extension FoundationParityTests {
   }()
 
   @Test func uuidTextReadsAsUUIDStringInitializerDoes() {
-    var read = 0
-    for text in Self.uuidTexts {
-      var text = text
-      let ours = text.withUTF8 { UUIDText.uuid(from: $0) }
-      let theirs = UUID(uuidString: text)
-      #expect(ours == theirs, "\(text.debugDescription)")
-      if theirs != nil {
-        read += 1
-      }
-    }
-    // The set is only a test of both sides if it holds plenty of each.
-    #expect(read > 1000)
-    #expect(Self.uuidTexts.count - read > 1000)
+    Self.expectReadsAsFoundation(
+      Self.uuidTexts, minimum: 1000, ours: { UUIDText.uuid(from: $0) },
+      theirs: { UUID(uuidString: $0) })
   }
 
   /// Each character of a canonical text replaced by every byte: ASCII as
   /// text Foundation reads too, and each byte above 0x7F alone, which no
   /// `String` holds and which nothing in the scan accepts.
   @Test func everyByteAtEveryPositionReadsAsUUIDStringInitializerDoes() {
-    for base in ["E621E1F8-C36C-495A-93FC-0C247A3E6E5F", "00ff00FF-0a0B-c0D0-e0F0-0123456789aB"] {
-      for position in 0..<36 {
-        for byte in UInt8(0)...UInt8(255) {
-          var bytes = Array(base.utf8)
-          bytes[position] = byte
-          let ours = bytes.withUnsafeBufferPointer { UUIDText.uuid(from: $0) }
-          if byte < 0x80 {
-            let text = String(decoding: bytes, as: UTF8.self)
-            #expect(ours == UUID(uuidString: text), "\(text.debugDescription)")
-          } else {
-            #expect(ours == nil, "byte \(byte) at \(position) of \(base)")
-          }
-        }
-      }
-    }
+    Self.expectEveryByteAtEveryPositionReadsAsFoundation(
+      ["E621E1F8-C36C-495A-93FC-0C247A3E6E5F", "00ff00FF-0a0B-c0D0-e0F0-0123456789aB"],
+      ours: { UUIDText.uuid(from: $0) }, theirs: { UUID(uuidString: $0) })
   }
 
   @Test func uuidTextWritesUUIDStringsBytes() {
