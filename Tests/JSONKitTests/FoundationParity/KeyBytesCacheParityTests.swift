@@ -52,20 +52,52 @@ private struct FirstCases: Encodable {
   var right = Right()
 }
 
-/// Keys whose `stringValue` is made anew on every call: never kept, always
-/// right.
-private struct MadeKeys: Encodable {
+/// An object whose keys are a plain-data struct's, named from their index
+/// by `spelling` on every call, in the order `indices` gives.
+private struct IndexedKeys: Encodable {
+  enum Spelling {
+    /// Long names, a new string on every call: never kept, always right.
+    case madeAtRunTime
+    /// Camel-cased: long names (new strings each time, never kept) for even
+    /// indices, short ones (the same bits each time, kept) for odd ones.
+    case builtCamelCase
+    /// Short camel-cased names, the same bits each time.
+    case camelCase
+  }
+
   struct Key: CodingKey {
     let index: Int
-    var stringValue: String { "a key made at run time, number \(index)" }
+    let spelling: Spelling
+    var stringValue: String {
+      switch spelling {
+      case .madeAtRunTime: "a key made at run time, number \(index)"
+      case .builtCamelCase:
+        index.isMultiple(of: 2) ? "aKeyBuiltAtRunTime\(index)WithCapitals" : "k\(index)Value"
+      case .camelCase: "m\(index)Key"
+      }
+    }
     var intValue: Int? { nil }
-    init(index: Int) { self.index = index }
+    init(index: Int, spelling: Spelling) {
+      self.index = index
+      self.spelling = spelling
+    }
     init?(stringValue: String) { nil }
     init?(intValue: Int) { nil }
   }
+
+  let spelling: Spelling
+  let indices: [Int]
+
+  init(_ spelling: Spelling, _ indices: [Int]) {
+    self.spelling = spelling
+    self.indices = indices
+  }
+
   func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: Key.self)
-    for index in [3, 1, 2, 1] { try container.encode(index, forKey: Key(index: index)) }
+    for index in indices {
+      try container.encode(index, forKey: Key(index: index, spelling: spelling))
+    }
   }
 }
 
@@ -128,43 +160,6 @@ private struct SnakeCaseKeysOfTwoTypes: Encodable {
   }
 }
 
-/// Keys of a plain-data struct whose `stringValue` is built on every call:
-/// long names are new strings each time (never kept), short ones the same
-/// bits each time (kept).
-private struct BuiltSnakeCaseKeys: Encodable {
-  struct Key: CodingKey {
-    let index: Int
-    var stringValue: String {
-      index.isMultiple(of: 2) ? "aKeyBuiltAtRunTime\(index)WithCapitals" : "k\(index)Value"
-    }
-    var intValue: Int? { nil }
-    init(index: Int) { self.index = index }
-    init?(stringValue: String) { nil }
-    init?(intValue: Int) { nil }
-  }
-  func encode(to encoder: any Encoder) throws {
-    var container = encoder.container(keyedBy: Key.self)
-    for index in [3, 2, 1, 2, 0, 3] { try container.encode(index, forKey: Key(index: index)) }
-  }
-}
-
-/// Many distinct camel-cased keys in one object, more than one encode call
-/// used to add to the cache.
-private struct ManySnakeCaseKeys: Encodable {
-  struct Key: CodingKey {
-    let index: Int
-    var stringValue: String { "m\(index)Key" }
-    var intValue: Int? { nil }
-    init(index: Int) { self.index = index }
-    init?(stringValue: String) { nil }
-    init?(intValue: Int) { nil }
-  }
-  func encode(to encoder: any Encoder) throws {
-    var container = encoder.container(keyedBy: Key.self)
-    for index in 0..<200 { try container.encode(index, forKey: Key(index: index)) }
-  }
-}
-
 private let allFormattings: [JKOutputFormatting] = [
   [.sortedKeys], [.sortedKeys, .prettyPrinted], [.sortedKeys, .withoutEscapingSlashes],
   [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes],
@@ -209,7 +204,8 @@ extension FoundationParityTests {
 
   @Test func keysMadeAnewOnEveryCallAreWrittenAsFoundationWritesThem() throws {
     for _ in 0..<3 {
-      let (foundation, jsonKit) = try encodedByBoth(MadeKeys(), [.sortedKeys])
+      let (foundation, jsonKit) = try encodedByBoth(
+        IndexedKeys(.madeAtRunTime, [3, 1, 2, 1]), [.sortedKeys])
       #expect(jsonKit == foundation)
     }
   }
@@ -238,10 +234,11 @@ extension FoundationParityTests {
           #expect(jsonKit == foundation, "formatting \(formatting.rawValue)")
         }
         let built = try encodedByBoth(
-          BuiltSnakeCaseKeys(), formatting, strategy: .convertToSnakeCase)
+          IndexedKeys(.builtCamelCase, [3, 2, 1, 2, 0, 3]), formatting,
+          strategy: .convertToSnakeCase)
         #expect(built.jsonKit == built.foundation, "formatting \(formatting.rawValue)")
         let many = try encodedByBoth(
-          ManySnakeCaseKeys(), formatting, strategy: .convertToSnakeCase)
+          IndexedKeys(.camelCase, Array(0..<200)), formatting, strategy: .convertToSnakeCase)
         #expect(many.jsonKit == many.foundation, "formatting \(formatting.rawValue)")
       }
     }
@@ -369,6 +366,6 @@ private struct SnakeCaseModel: Encodable {
   var items = [Item(), Item()]
   var keys = SnakeCaseKeys()
   var twoTypes = SnakeCaseKeysOfTwoTypes()
-  var built = BuiltSnakeCaseKeys()
+  var built = IndexedKeys(.builtCamelCase, [3, 2, 1, 2, 0, 3])
   var nested = ["innerKeyIsNotConverted": Item()]
 }
