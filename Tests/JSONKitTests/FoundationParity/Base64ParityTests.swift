@@ -253,16 +253,6 @@ private struct Base64TextGenerator {
 
   /// `text` with one slip: a character replaced, added or removed.
   mutating func mutated(_ text: String) -> String {
-    var characters = Array(text)
-    let slip = Self.slips[random.next(below: Self.slips.count)]
-    switch random.next(below: 3) {
-    case 0 where !characters.isEmpty:
-      characters[random.next(below: characters.count)] = slip
-    case 1 where !characters.isEmpty:
-      characters.remove(at: random.next(below: characters.count))
-    default:
-      characters.insert(slip, at: random.next(below: characters.count + 1))
-    }
-    return String(characters)
+    random.slipped(text, slips: Self.slips)
   }
 }

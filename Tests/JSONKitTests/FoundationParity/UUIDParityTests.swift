@@ -239,20 +239,10 @@ private struct UUIDTextGenerator {
     "g", "{", "}", "é", "\u{85}",
   ]
 
-  /// `text` with one slip: a character replaced, added or removed, or a
-  /// sign, space or zero pushed in before a digit.
+  /// `text` with one slip: a character replaced or removed, or one (a sign,
+  /// space or zero among them) inserted, twice as often.
   mutating func mutated(_ text: String) -> String {
-    var characters = Array(text)
-    let slip = Self.slips[random.next(below: Self.slips.count)]
-    switch random.next(below: 4) {
-    case 0 where !characters.isEmpty:
-      characters[random.next(below: characters.count)] = slip
-    case 1 where !characters.isEmpty:
-      characters.remove(at: random.next(below: characters.count))
-    default:
-      characters.insert(slip, at: random.next(below: characters.count + 1))
-    }
-    return String(characters)
+    random.slipped(text, slips: Self.slips, choices: 4)
   }
 
   /// Up to 40 characters drawn mostly from hex digits, with the scan's
