@@ -12,6 +12,8 @@ do {
     try InstructionProbe.runEncodeChild(Array(arguments.dropFirst()))
   } else if arguments.first == "--sample-probe" {
     try InstructionProbe.runSampleChild(Array(arguments.dropFirst()))
+  } else if arguments.first == "--stream-probe" {
+    try StreamSample.runProbe(Array(arguments.dropFirst()))
   } else if arguments.first == "--validate-memory-probe" {
     try ValidateWork.runChild(Array(arguments.dropFirst()))
   } else if arguments.first == "--value-probe" {
