@@ -20,6 +20,8 @@ final class DecodingSession {
   private let names: KeyNames
   /// The names the keys were asked for, with their name ids.
   private let keyTables: KeyTables
+  /// The shapes of the types decoded with this session's scan context.
+  private let typeShapes: TypeShapes
   /// Whether keys not equal as written share a name (see ``KeyNames``).
   private let hasSharedNames: Bool
   let options: JKDecoder.Options
@@ -33,9 +35,10 @@ final class DecodingSession {
   /// where the last lookup in it left off, since models usually read keys in
   /// the order the JSON lists them, so that the next key is most often the
   /// next member; and the name asked for last in it, from which
-  /// ``AskedNames`` predicts the next.
+  /// ``AskedNames`` predicts the next. The storage is ``KeyTables/hints``,
+  /// of which a session clears the slots its objects reach: all of them, or
+  /// in a document of fewer entries than slots, one per entry.
   private let hints: UnsafeMutablePointer<Int>
-  private static let hintSlots = 256
   private var ownedInput: UnsafeMutableRawBufferPointer?
   /// Objects being decoded as `[String: V]` under a key strategy: Foundation
   /// reads their keys as written, so coding paths through them name them so
@@ -57,16 +60,17 @@ final class DecodingSession {
     entries = tape.entries
     self.options = options
     userInfo = options.userInfo.isEmpty ? [:] : options.userInfo.mapValues { $0 as Any }
-    hints = .allocate(capacity: 3 * Self.hintSlots)
     descentKeys = .allocate(capacity: 1)
     descentKeys.initialize(to: DescentKeys())
-    hints.initialize(repeating: -1, count: 3 * Self.hintSlots)
     if case .convertFromSnakeCase = options.keyDecodingStrategy {
       naming = .fromSnakeCase
     } else {
       naming = .asWritten
     }
     keyTables = KeyTables.of(context)
+    typeShapes = keyTables.typeShapes
+    hints = keyTables.hints
+    hints.initialize(repeating: -1, count: 3 * Swift.min(absentIndex, KeyTables.hintSlots))
     keyTables.memberTables.removeAll()
     keyedObjects = keyTables.spareKeyedObjects
     keyTables.spareKeyedObjects = []
@@ -75,7 +79,6 @@ final class DecodingSession {
   }
 
   deinit {
-    hints.deallocate()
     descentKeys.pointee.deallocate()
     descentKeys.deallocate()
     ownedInput?.deallocate()
@@ -151,53 +154,11 @@ final class DecodingSession {
     case initializerOnly
   }
 
-  /// Types already asked about, with their shape: a conformance lookup
-  /// costs far more than scanning this short list, and a document holds few
-  /// distinct types. Only this session touches it, one call at a time, so
-  /// its accesses need no run-time exclusivity checks.
-  @exclusivity(unchecked)
-  private var shapes: [(type: ObjectIdentifier, shape: TypeShape)] = []
-
-  /// The shapes found last, by a hash of the type's metadata address: a
-  /// model's `init(from:)` asks for each of its nested types, over and over,
-  /// and one probe here costs a fraction of scanning ``shapes``.
-  @exclusivity(unchecked)
-  private var recentShapes = [(type: ObjectIdentifier?, shape: TypeShape)](
-    repeating: (nil, .initializerOnly), count: DecodingSession.recentShapeSlots)
-  private static let recentShapeSlots = 32
-
-  /// The shape of `type`, looked up once per session.
+  /// The shape of `type`, looked up once per scan context (see
+  /// ``TypeShapes``).
   @inline(__always)
   func shape(of type: Any.Type) -> TypeShape {
-    let identifier = ObjectIdentifier(type)
-    let address = UInt(bitPattern: identifier)
-    let slot = Int(truncatingIfNeeded: (address >> 4 ^ address >> 10)) & (Self.recentShapeSlots - 1)
-    let recent = recentShapes[slot]
-    if recent.type == identifier { return recent.shape }
-    let shape = lookUpShape(of: type)
-    recentShapes[slot] = (identifier, shape)
-    return shape
-  }
-
-  /// The shape of `type` from ``shapes``, found there or by its conformances.
-  @inline(never)
-  private func lookUpShape(of type: Any.Type) -> TypeShape {
-    let identifier = ObjectIdentifier(type)
-    for known in shapes where known.type == identifier {
-      return known.shape
-    }
-    let shape: TypeShape
-    if Self.isReadSpecially(type) {
-      shape = .special
-    } else if let array = type as? any TapeDecodableArray.Type {
-      shape = .array(array)
-    } else if let dictionary = type as? any StringKeyedDictionary.Type {
-      shape = .dictionary(dictionary)
-    } else {
-      shape = .initializerOnly
-    }
-    shapes.append((identifier, shape))
-    return shape
+    typeShapes.shape(of: type)
   }
 
   /// `type` as an array type that decodes straight from the tape, if it is one.
@@ -274,7 +235,7 @@ final class DecodingSession {
   /// keys that the key strategy converts to one name (`a_b` and `aB`).
   @inline(__always)
   func beginLookups(inObject object: Int, keyType: Int) -> Bool {
-    let slot = 3 * (object & (Self.hintSlots - 1))
+    let slot = 3 * (object & (KeyTables.hintSlots - 1))
     hints[slot] = object
     hints[slot + 1] = object + 1
     hints[slot + 2] = AskedNames.start(forKeyType: keyType)
@@ -296,7 +257,7 @@ final class DecodingSession {
   /// more than a few integer comparisons per member.
   @inline(__always)
   func lookup(_ name: String, inObject object: Int, findsLast: Bool) -> Int? {
-    let slot = 3 * (object & (Self.hintSlots - 1))
+    let slot = 3 * (object & (KeyTables.hintSlots - 1))
     let known = hints[slot] == object
     let (nameID, asked) = keyTables.nameID(of: name, after: known ? hints[slot + 2] : -1, naming)
     if !known {
@@ -318,7 +279,7 @@ final class DecodingSession {
   }
 
   private func search(_ nameID: UInt32, inObject object: Int, findsLast: Bool) -> Int? {
-    let slot = 3 * (object & (Self.hintSlots - 1))
+    let slot = 3 * (object & (KeyTables.hintSlots - 1))
     if entries[object].childCount > Self.tableThreshold {
       let span = keyTables.memberTables.span(
         ofObject: object, members(ofObject: object), count: entries[object].childCount

@@ -21,8 +21,23 @@ final class KeyTables {
   /// The member tables of the large objects of the document being decoded.
   @exclusivity(unchecked) var memberTables = MemberTables()
 
+  /// The shapes of the types decoded so far, which depend on the type alone.
+  let typeShapes = TypeShapes()
+
+  /// The storage of the lookup hints of the sessions that use these tables
+  /// (see ``DecodingSession/lookup(_:inObject:findsLast:)``), made once, so
+  /// that a session over a small document (a JSON Lines record) clears only
+  /// the few slots its objects can reach.
+  let hints: UnsafeMutablePointer<Int>
+  static let hintSlots = 256
+
+  init() {
+    hints = .allocate(capacity: 3 * Self.hintSlots)
+  }
+
   deinit {
     memberTables.deallocate()
+    hints.deallocate()
   }
 
   private struct Table {
