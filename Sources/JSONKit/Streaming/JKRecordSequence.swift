@@ -49,15 +49,28 @@ public struct JKRecordSequence<Element>: AsyncSequence {
 
     /// The next record, or `nil` after the last one or after an error.
     public mutating func next() async throws -> Element? {
-      while let record = try await reader.next() {
-        do {
-          if let element = try read(record.bytes, record.place) { return element }
-        } catch {
-          reader.stop()
-          throw error
+      while true {
+        // A record already in the buffer is read without an `await`.
+        guard let record = try reader.nextBuffered() else {
+          guard let fetched = try await reader.next() else { return nil }
+          if let element = try element(of: fetched) { return element }
+          continue
         }
+        if let element = try element(of: record) { return element }
       }
-      return nil
+    }
+
+    /// The element `read` makes of `record`, or nil for a skipped one; an
+    /// error stops the reader.
+    private func element(of record: (bytes: UnsafeRawBufferPointer, place: RecordPlace)) throws
+      -> Element?
+    {
+      do {
+        return try read(record.bytes, record.place)
+      } catch {
+        reader.stop()
+        throw error
+      }
     }
   }
 }

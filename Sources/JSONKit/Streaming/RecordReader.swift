@@ -31,26 +31,40 @@ final class RecordReader<Framer: RecordFramer, Source: ChunkSource> {
   /// task is cancelled, and ``JKParseError`` when the stream is not made of
   /// records; either ends the stream.
   func next() async throws -> (bytes: UnsafeRawBufferPointer, place: RecordPlace)? {
-    guard !stopped else { return nil }
-    do {
-      while true {
-        try Task.checkCancellation()
-        if let record = try framer.nextRecord(in: buffer, atEnd: sourceEnded) {
-          guard record.end - record.start <= limit else {
-            throw JKParseError.recordTooLarge(record.place, limit: limit)
-          }
-          return (buffer.bytes(from: record.start, to: record.end), record.place)
-        }
-        if sourceEnded {
-          stopped = true
-          return nil
-        }
+    while true {
+      if let record = try nextBuffered() { return record }
+      if stopped { return nil }
+      if sourceEnded {
+        stopped = true
+        return nil
+      }
+      do {
         if buffer.end - framer.pendingStart > limit { throw framer.oversized(limit: limit) }
         let keep = framer.pendingStart
         framer.willDiscard(in: buffer, upTo: keep)
         buffer.discard(upTo: keep)
         sourceEnded = try await !source.read(into: &buffer)
+      } catch {
+        stopped = true
+        throw error
       }
+    }
+  }
+
+  /// The next record when the buffer already holds all of it, without
+  /// waiting for the source; `nil` when the stream has ended or more must
+  /// be read (``next()`` tells which). Most records of a stream of small
+  /// records arrive this way, with no suspension point in between. Throws
+  /// as ``next()`` does.
+  func nextBuffered() throws -> (bytes: UnsafeRawBufferPointer, place: RecordPlace)? {
+    guard !stopped else { return nil }
+    do {
+      try Task.checkCancellation()
+      guard let record = try framer.nextRecord(in: buffer, atEnd: sourceEnded) else { return nil }
+      guard record.end - record.start <= limit else {
+        throw JKParseError.recordTooLarge(record.place, limit: limit)
+      }
+      return (buffer.bytes(from: record.start, to: record.end), record.place)
     } catch {
       stopped = true
       throw error
@@ -62,6 +76,7 @@ final class RecordReader<Framer: RecordFramer, Source: ChunkSource> {
 /// sequence type serves every kind of stream.
 protocol RecordProducing: AnyObject {
   func next() async throws -> (bytes: UnsafeRawBufferPointer, place: RecordPlace)?
+  func nextBuffered() throws -> (bytes: UnsafeRawBufferPointer, place: RecordPlace)?
   func stop()
 }
 
