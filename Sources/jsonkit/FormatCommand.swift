@@ -24,19 +24,21 @@ enum FormatCommand {
       goes to a temporary file in the same directory, which takes the
       original's permissions and is renamed over it, so the original is never
       left half-written. A FILE that is not valid is reported as by
-      'jsonkit validate' and left untouched, as is one already formatted.
+      'jsonkit validate' and left untouched, as is one already formatted. A
+      FILE that is not a regular file (or a symbolic link to one), such as a
+      named pipe or a device, is refused with exit status 2 and left as it is.
 
       With --lines the input is JSON Lines, read in chunks: each record is
       written compactly on a line of its own, blank lines are dropped, and the
-      first bad line is reported as by 'jsonkit validate' and ends the output
-      with exit status 1. --pretty cannot be used with --lines, since a JSON
-      Lines record must stay on one line. Each line is read as UTF-8, as JSON
-      Lines requires and as JSONKit's JSON Lines readers read it: never as
-      gzip, UTF-16 or UTF-32.
+      first bad line (or one longer than --max-record-size bytes, 64 MiB) is
+      reported as by 'jsonkit validate' and ends the output with exit status
+      1. --pretty cannot be used with --lines, since a JSON Lines record must
+      stay on one line. Each line is read as UTF-8, as JSON Lines requires and
+      as JSONKit's JSON Lines readers read it: never as UTF-16 or UTF-32.
 
-      gzip-compressed input is inflated first (unless --no-gunzip). With
-      --gzip the output is the formatted text compressed as one gzip member,
-      without the final line break.
+      gzip-compressed input is inflated first (unless --no-gunzip), with
+      --lines a chunk at a time. With --gzip the output is the formatted text
+      compressed as one gzip member, without the final line break.
       """,
     groups: [
       OptionGroup(
@@ -49,6 +51,7 @@ enum FormatCommand {
           .flag("--no-escape-slashes", "Write '/' as it is (the default)."),
           .flag("--in-place", "Replace each FILE rather than print it."),
           .flag("--lines", "Read and write JSON Lines, one record per line."),
+          LineReader.maxRecordSizeOption,
           .flag("--gzip", "Compress the output with gzip (level 6)."),
           .valued("--gzip-level", "N", "Compress the output with gzip at level N, 0 to 9."),
         ]),
@@ -60,6 +63,7 @@ enum FormatCommand {
     let settings = try ParseSettings(arguments)
     let formatting = outputFormatting(arguments)
     let compression = try compression(arguments)
+    let maxLineLength = try LineReader.maxLineLength(arguments)
     var operands = arguments.operands
     if arguments.has("--lines") {
       guard !arguments.has("--pretty") else {
@@ -89,7 +93,9 @@ enum FormatCommand {
       do throws(ToolError) {
         let input = InputFile(operand: operand)
         if arguments.has("--lines") {
-          try formatLines(input, settings, formatting)
+          let reader = LineReader(
+            input: input, maxLineLength: maxLineLength, decompression: settings.decompression)
+          try formatLines(reader, settings, formatting)
         } else if arguments.has("--in-place") {
           try formatInPlace(input, settings, formatting, compression)
         } else {
@@ -163,6 +169,8 @@ enum FormatCommand {
     _ input: InputFile, _ settings: ParseSettings, _ formatting: JKOutputFormatting,
     _ compression: JKCompression
   ) throws(ToolError) {
+    // Before reading: opening a named pipe would wait for a writer.
+    try OutputFile.checkReplaceable(input.operand)
     let (original, output) = try format(input, settings, formatting, compression)
     let alreadyFormatted =
       original.count == output.reduce(0) { $0 + $1.count } && original == output.reduce(Data(), +)
@@ -173,35 +181,41 @@ enum FormatCommand {
   /// Writes each record of a JSON Lines input compactly on its own line,
   /// until the first bad line.
   private static func formatLines(
-    _ input: InputFile, _ settings: ParseSettings, _ formatting: JKOutputFormatting
+    _ reader: LineReader, _ settings: ParseSettings, _ formatting: JKOutputFormatting
   ) throws(ToolError) {
-    let reader = LineReader(input: input)
+    var reader = reader
+    let name = reader.input.displayName
     var output = Data()
-    try ProgressLine.during("formatting \(input.displayName)", counting: reader.progress) {
-      () throws(ToolError) in
-      try reader.forEachLine { line, number throws(ToolError) in
-        let record: JSONValue?
-        do throws(JKParseError) {
-          record = try JSONValue.jsonLinesRecord(
-            line, options: settings.options, maxDepth: settings.maxDepth)
-        } catch {
-          try OutputFile.writeStandardOutput([output])
-          throw .invalid(error, in: input.displayName, line: number)
+    do throws(ToolError) {
+      try ProgressLine.during("formatting \(name)", counting: reader.progress) {
+        () throws(ToolError) in
+        try reader.forEachLine { line, number throws(ToolError) in
+          let bytes = try line.get()
+          let record: JSONValue?
+          do throws(JKParseError) {
+            record = try JSONValue.jsonLinesRecord(
+              bytes, options: settings.options, maxDepth: settings.maxDepth)
+          } catch {
+            throw .invalid(error, in: name, line: number)
+          }
+          guard let value = record else { return true }
+          do {
+            output += try value.jsonData(options: formatting)
+            output.append(0x0A)
+          } catch {
+            throw ToolError(status: .invalidInput, message: "cannot write \(name): \(error)")
+          }
+          if output.count >= 1 << 20 {
+            try OutputFile.writeStandardOutput([output])
+            output.removeAll(keepingCapacity: true)
+          }
+          return true
         }
-        guard let value = record else { return true }
-        do {
-          output += try value.jsonData(options: formatting)
-          output.append(0x0A)
-        } catch {
-          throw ToolError(
-            status: .invalidInput, message: "cannot write \(input.displayName): \(error)")
-        }
-        if output.count >= 1 << 20 {
-          try OutputFile.writeStandardOutput([output])
-          output.removeAll(keepingCapacity: true)
-        }
-        return true
       }
+    } catch {
+      // The records before a bad line are written, then the line reported.
+      if error.status == .invalidInput { try OutputFile.writeStandardOutput([output]) }
+      throw error
     }
     try OutputFile.writeStandardOutput([output])
   }

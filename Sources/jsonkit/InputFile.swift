@@ -69,7 +69,7 @@ struct InputFile {
   }
 
   /// Everything that remains to be read from `descriptor`, in 1 MiB reads.
-  private static func readToEnd(_ descriptor: Int32, name: String) throws(ToolError) -> Data {
+  static func readToEnd(_ descriptor: Int32, name: String) throws(ToolError) -> Data {
     var data = Data()
     var status = stat()
     if fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG {

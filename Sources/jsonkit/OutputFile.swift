@@ -19,6 +19,23 @@ enum OutputFile {
     }
   }
 
+  /// Throws unless `path` names a regular file, or a symbolic link to one:
+  /// replacing anything else (a named pipe, a device, a directory) with a
+  /// regular file would destroy it, so it is refused, as `sed -i` refuses it.
+  static func checkReplaceable(_ path: String) throws(ToolError) {
+    var status = stat()
+    guard stat(path, &status) == 0 else {
+      throw .system("cannot read '\(path)': \(SystemCalls.errorText())")
+    }
+    try checkRegular(status, path)
+  }
+
+  private static func checkRegular(_ status: stat, _ path: String) throws(ToolError) {
+    guard status.st_mode & S_IFMT == S_IFREG else {
+      throw .system("cannot rewrite '\(path)': not a regular file")
+    }
+  }
+
   /// Replaces the file at `path` with `parts`, so that at every moment the
   /// path names either the complete old file or the complete new one.
   ///
@@ -26,7 +43,8 @@ enum OutputFile {
   /// across file systems would not be atomic), which gets the old file's
   /// permission bits, and its owner where the system allows, is flushed to
   /// disk, and is then renamed over the old one. A symbolic link is
-  /// followed, so the link stays and its target is replaced. On any failure
+  /// followed, so the link stays and its target is replaced; anything but a
+  /// regular file is refused (``checkReplaceable(_:)``). On any failure
   /// the temporary file is removed and the old file is left as it was.
   static func replace(_ path: String, with parts: [Data]) throws(ToolError) {
     guard let resolved = realpath(path, nil) else {
@@ -38,6 +56,7 @@ enum OutputFile {
     guard stat(target, &original) == 0 else {
       throw .system("cannot write '\(path)': \(SystemCalls.errorText())")
     }
+    try checkRegular(original, path)
 
     let slash = target.lastIndex(of: "/")!
     let directory = String(target[..<slash])

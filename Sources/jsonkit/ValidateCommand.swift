@@ -21,23 +21,29 @@ enum ValidateCommand {
       With --lines each FILE is JSON Lines: one value per line, blank lines
       skipped. Every bad line gets its own FILE:LINE:COLUMN: message, and the
       file is read in chunks, so that a file larger than memory can be checked.
-      Each line is read as UTF-8, as JSON Lines requires and as JSONKit's JSON
-      Lines readers read it: never as gzip, UTF-16 or UTF-32.
+      A line longer than --max-record-size bytes (64 MiB) is reported as bad
+      and skipped. Each line is read as UTF-8, as JSON Lines requires and as
+      JSONKit's JSON Lines readers read it: never as UTF-16 or UTF-32.
 
       A gzip-compressed FILE is inflated and its JSON checked, unless
-      --no-gunzip is given; a corrupt, truncated or oversized gzip stream is
-      reported as FILE: message (compressed byte offset N).
+      --no-gunzip is given; with --lines it is inflated a chunk at a time.
+      A corrupt, truncated or oversized gzip stream is reported as
+      FILE: message (compressed byte offset N).
       """,
     groups: [
       OptionGroup(
         title: "INPUT OPTIONS",
-        options: [.flag("--lines", "Each FILE is JSON Lines: check every line.")]),
+        options: [
+          .flag("--lines", "Each FILE is JSON Lines: check every line."),
+          LineReader.maxRecordSizeOption,
+        ]),
       ParseSettings.group,
     ],
     run: run)
 
   private static func run(_ arguments: Arguments) throws(ToolError) -> ExitStatus {
     let settings = try ParseSettings(arguments)
+    let maxLineLength = try LineReader.maxLineLength(arguments)
     guard !arguments.operands.isEmpty else {
       throw .usage("no FILE given (use '-' for standard input)")
     }
@@ -45,7 +51,10 @@ enum ValidateCommand {
     for operand in arguments.operands {
       do throws(ToolError) {
         if arguments.has("--lines") {
-          try validateLines(InputFile(operand: operand), settings)
+          let reader = LineReader(
+            input: InputFile(operand: operand), maxLineLength: maxLineLength,
+            decompression: settings.decompression)
+          try validateLines(reader, settings)
         } else {
           try validate(InputFile(operand: operand), settings)
         }
@@ -72,19 +81,25 @@ enum ValidateCommand {
   }
 
   /// Checks every line of a JSON Lines input, reporting each bad one.
-  private static func validateLines(_ input: InputFile, _ settings: ParseSettings)
+  private static func validateLines(_ reader: LineReader, _ settings: ParseSettings)
     throws(ToolError)
   {
-    let reader = LineReader(input: input)
+    var reader = reader
+    let name = reader.input.displayName
     var invalid = false
-    try ProgressLine.during("validating \(input.displayName)", counting: reader.progress) {
+    try ProgressLine.during("validating \(name)", counting: reader.progress) {
       () throws(ToolError) in
       try reader.forEachLine { line, number throws(ToolError) in
-        do throws(JKParseError) {
-          try JSONValue.validateJSONLinesRecord(
-            line, options: settings.options, maxDepth: settings.maxDepth)
+        do throws(ToolError) {
+          let bytes = try line.get()
+          do throws(JKParseError) {
+            try JSONValue.validateJSONLinesRecord(
+              bytes, options: settings.options, maxDepth: settings.maxDepth)
+          } catch {
+            throw .invalid(error, in: name, line: number)
+          }
         } catch {
-          ToolError.invalid(error, in: input.displayName, line: number).report()
+          error.report()
           invalid = true
         }
         return true

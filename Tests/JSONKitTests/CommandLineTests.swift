@@ -768,7 +768,7 @@
   // MARK: - Running the tool
 
   /// The outcome of one run of the tool.
-  private struct ToolRun {
+  struct ToolRun {
     var status: Int32
     var outputData: Data
     var errorData: Data
@@ -779,7 +779,7 @@
   }
 
   /// Finds the built `jsonkit` and runs it.
-  private enum JSONKitTool {
+  enum JSONKitTool {
     /// `jsonkit` in the build products directory, which also holds the test
     /// bundle: on Linux the bundle is the test executable itself, on macOS a
     /// loaded `.xctest` bundle.
@@ -931,7 +931,7 @@
   }
 
   /// A fresh directory for one test; `remove()` deletes it and its files.
-  private struct TemporaryDirectory {
+  struct TemporaryDirectory {
     let url: URL
 
     init() throws {

@@ -16,9 +16,10 @@
 /// ```
 ///
 /// Inflation trusts nothing the stream says about itself: it reads in
-/// bounded steps into a buffer that grows as text comes out, stops with an
-/// error as soon as the text would exceed ``maxInflatedSize`` (so a small
-/// input that inflates to gigabytes uses no more memory than the limit), and
+/// bounded steps into a buffer that grows in place as text comes out, stops
+/// with an error as soon as the text would exceed ``maxInflatedSize`` (so a
+/// small input that inflates to gigabytes uses no more memory than the
+/// limit, and text up to the limit no more than its own size), and
 /// checks each member's CRC-32 and length. Concatenated gzip members are
 /// read as one text, as `gzip -d` reads them; anything else after the last
 /// member is an error.
@@ -29,7 +30,7 @@ public struct JKDecompression: Sendable, Hashable {
 
   /// The largest inflated text accepted, in bytes; a stream that inflates to
   /// more is an error. Default: ``defaultMaxInflatedSize`` (1 GiB). Values
-  /// below zero act as zero.
+  /// below zero act as zero; `Int.max` bounds the text by memory alone.
   public var maxInflatedSize: Int
 
   /// The inflated size accepted unless told otherwise: 1 GiB.
