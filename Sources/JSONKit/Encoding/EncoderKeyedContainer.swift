@@ -127,8 +127,17 @@ struct EncoderKeyedContainer<Key: CodingKey>: EncoderKeyedContainerMaking {
   }
 
   mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-    let member = discardableMember(key)
+    let member = discardableMemberOutOfLine(key)
     do { try session.encode(value, into: member.slot) } catch { throw discarding(member, error) }
+  }
+
+  /// ``discardableMember(_:)`` out of line, for values that may nest: the
+  /// work of beginning a member then stays out of the frame that waits for
+  /// the value, one frame per level of nesting, so that the default
+  /// `maxDepth` of a recursive model fits a small stack.
+  @inline(never)
+  private func discardableMemberOutOfLine(_ key: Key) -> (slot: EncodingSlot, start: Int) {
+    discardableMember(key)
   }
 
   /// Begins the member `key` for a nested container, which shares an object

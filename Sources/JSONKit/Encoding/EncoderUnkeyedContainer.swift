@@ -111,8 +111,15 @@ struct EncoderUnkeyedContainer: UnkeyedEncodingContainer {
   }
 
   mutating func encode<T: Encodable>(_ value: T) throws {
-    let element = discardableElement()
+    let element = discardableElementOutOfLine()
     do { try session.encode(value, into: element.slot) } catch { throw discarding(element, error) }
+  }
+
+  /// ``discardableElement()`` out of line, for values that may nest (see
+  /// `EncoderKeyedContainer.discardableMemberOutOfLine(_:)`).
+  @inline(never)
+  private func discardableElementOutOfLine() -> (slot: EncodingSlot, start: Int) {
+    discardableElement()
   }
 
   mutating func nestedContainer<NestedKey: CodingKey>(

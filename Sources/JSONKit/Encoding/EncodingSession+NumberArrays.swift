@@ -20,6 +20,9 @@ extension EncodingSession {
     return false
   }
 
+  // Out of line, as every leaf `encode(_:into:byOwnEncoder:)` writes (see
+  // there).
+  @inline(never)
   private func write<Element: DirectlyWrittenNumber>(_ array: [Element], into slot: EncodingSlot)
     -> Bool
   {

@@ -9,26 +9,26 @@ extension EncodingSession {
   func encode<T: Encodable>(_ value: T, into slot: EncodingSlot, byOwnEncoder: Bool = false)
     throws
   {
-    // The most common leaves first, without any dynamic cast.
-    if T.self == String.self {
-      let string = reinterpret(value, as: String.self)
-      return try writeScalar(into: slot) { try $0.writeQuotedChecked(string) }
-    }
-    if T.self == Int.self {
-      let integer = reinterpret(value, as: Int.self)
-      return writeScalar(into: slot) { $0.write(integer: integer) }
-    }
-    if T.self == Double.self { return try write(reinterpret(value, as: Double.self), into: slot) }
-    if T.self == Bool.self {
-      let bool = reinterpret(value, as: Bool.self)
-      return writeScalar(into: slot) { $0.append(bool ? "true" : "false") }
-    }
+    // The most common leaves first, without any dynamic cast. Every leaf is
+    // written out of line: this frame stays on the stack while a nested
+    // value is encoded, one per level, so it holds only what nesting needs
+    // (which lets the default `maxDepth` fit a 512 KiB stack).
+    if T.self == String.self { return try writeLeaf(reinterpret(value, as: String.self), slot) }
+    if T.self == Int.self { return writeLeaf(reinterpret(value, as: Int.self), slot) }
+    if T.self == Double.self { return try writeLeaf(reinterpret(value, as: Double.self), slot) }
+    if T.self == Bool.self { return writeLeaf(reinterpret(value, as: Bool.self), slot) }
     if encodeNumberArray(value, into: slot) { return }
     if try encodeSpecial(value, into: slot) { return }
     // Through a single-value container, the slot is an outer value's, which
     // is checked when that value is encoded.
-    if byOwnEncoder { return try encodeComposite(value, into: slot, byOwnEncoder: true) }
+    if byOwnEncoder {
+      try checkDepth(of: slot, value)
+      return try encodeComposite(value, into: slot, byOwnEncoder: true)
+    }
     let frame = innermostFrame
+    // While streaming, the member was just begun, so its container is the
+    // innermost frame, `frame` deep; in tree form `frame` is -1.
+    if frame > maxDepth || frame < 0 { try checkDepth(of: slot, value) }
     do {
       try encodeComposite(value, into: slot, byOwnEncoder: false)
     } catch {
@@ -36,6 +36,55 @@ extension EncodingSession {
       throw error
     }
     noteWritesIntoContainer(of: slot, inFrame: frame)
+  }
+
+  /// Encodes `value` through the single-value container of the encoder of
+  /// `slot`. A value that fails leaves nothing behind (unless something was
+  /// written in the slot before it): what it wrote is taken out, and the
+  /// slot can be written again, as if it had not been encoded.
+  func encodeSingleValue<T: Encodable>(_ value: T, into slot: EncodingSlot) throws {
+    if T.self == Int.self || T.self == Bool.self {
+      // Written whole, without an error.
+      return try encode(value, into: slot, byOwnEncoder: true)
+    }
+    try discardingOnError(slot) { try encode(value, into: slot, byOwnEncoder: true) }
+    // Foundation writes `{}` for a value that wrote nothing here, where at
+    // the top level it would throw.
+    writeEmptyObjectUnlessWritten(slot)
+  }
+
+  /// Runs `write`, which writes into `slot` through its single-value
+  /// container; if it throws, takes out what it wrote (a string refused
+  /// once written, a failed value's containers), so that the slot can be
+  /// written again. What was in the slot before stays.
+  func discardingOnError(_ slot: EncodingSlot, _ write: () throws -> Void) throws {
+    let start = unwrittenValueStart(of: slot)
+    do {
+      try write()
+    } catch {
+      if let start { discardValue(of: slot, startingAt: start) }
+      throw error
+    }
+  }
+
+  @inline(never)
+  private func writeLeaf(_ string: String, _ slot: EncodingSlot) throws {
+    try writeScalar(into: slot) { try $0.writeQuotedChecked(string) }
+  }
+
+  @inline(never)
+  private func writeLeaf(_ integer: Int, _ slot: EncodingSlot) {
+    writeScalar(into: slot) { $0.write(integer: integer) }
+  }
+
+  @inline(never)
+  private func writeLeaf(_ double: Double, _ slot: EncodingSlot) throws {
+    try write(double, into: slot)
+  }
+
+  @inline(never)
+  private func writeLeaf(_ bool: Bool, _ slot: EncodingSlot) {
+    writeScalar(into: slot) { $0.append(bool ? "true" : "false") }
   }
 
   /// Encodes a value that is not one of the types written directly: through
@@ -46,18 +95,29 @@ extension EncodingSession {
   ) throws {
     if case .useDefaultKeys = options.keyEncodingStrategy {
     } else if T.self is any StringKeyedEncodableDictionary.Type,
-      // Asked of the type first: casting the value copies it into a box,
-      // for every model value under a key strategy.
-      let dictionary = value as? any StringKeyedEncodableDictionary
+      try encodeStringKeyedDictionary(value, into: slot, byOwnEncoder: byOwnEncoder)
     {
-      // Foundation writes `[String: V]` keys as they are, whatever the
-      // strategy, through the encoder that encodes the dictionary: its
-      // values get that encoder's path and their keys, which leaves out the
-      // dictionary's own key when a container encodes it.
-      return try dictionary.encodeMembers(
-        into: self, container: openContainer(in: slot, isObject: true, isNested: !byOwnEncoder))
+      return
     }
     try value.encode(to: SlotEncoder(session: self, slot: slot))
+  }
+
+  /// Encodes `value`, of a `[String: V]` type, under a key strategy;
+  /// returns false when it is not one after all.
+  @inline(never)
+  private func encodeStringKeyedDictionary<T: Encodable>(
+    _ value: T, into slot: EncodingSlot, byOwnEncoder: Bool
+  ) throws -> Bool {
+    // The type was asked first: casting the value copies it into a box, for
+    // every model value under a key strategy.
+    guard let dictionary = value as? any StringKeyedEncodableDictionary else { return false }
+    // Foundation writes `[String: V]` keys as they are, whatever the
+    // strategy, through the encoder that encodes the dictionary: its values
+    // get that encoder's path and their keys, which leaves out the
+    // dictionary's own key when a container encodes it.
+    try dictionary.encodeMembers(
+      into: self, container: openContainer(in: slot, isObject: true, isNested: !byOwnEncoder))
+    return true
   }
 
   /// The same value seen as `U`, for callers that have just checked that
@@ -69,6 +129,7 @@ extension EncodingSession {
 
   /// Writes the types Foundation's JSONEncoder treats specially; returns
   /// false for any other type.
+  @inline(never)
   private func encodeSpecial<T: Encodable>(_ value: T, into slot: EncodingSlot) throws -> Bool {
     switch ObjectIdentifier(T.self) {
     case ObjectIdentifier(Float.self):
@@ -92,6 +153,11 @@ extension EncodingSession {
       // containers apply.
       guard case .useDefaultKeys = options.keyEncodingStrategy else { return false }
       try write(reinterpret(value, as: JSONValue.self), into: slot)
+    case ObjectIdentifier(NestedJSONValue.self):
+      // A member of a `JSONValue` whose `encode(to:)` was called with this
+      // encoder: written as one, by the value writer.
+      guard case .useDefaultKeys = options.keyEncodingStrategy else { return false }
+      try write(reinterpret(value, as: NestedJSONValue.self).value, into: slot)
     case ObjectIdentifier(Decimal.self):
       let decimal = reinterpret(value, as: Decimal.self)
       writeScalar(into: slot) { $0.write(decimal) }

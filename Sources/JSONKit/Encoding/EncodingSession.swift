@@ -123,6 +123,14 @@ final class EncodingSession {
   /// from now on.
   private func handOver() -> TreeState {
     if let tree { return tree }
+    return startTree()
+  }
+
+  /// Makes the tree, once: kept out of line, so that the frames of the
+  /// functions that may hand over (some of which a nested value's encoding
+  /// runs inside, level after level) hold none of its work.
+  @inline(never)
+  private func startTree() -> TreeState {
     let tree = TreeState.takingOver(
       &streaming.pointee, formatting: options.outputFormatting, conflict: conflict)
     handedOver.pointee = tree
@@ -242,6 +250,24 @@ final class EncodingSession {
     handOver().discardMember(slot)
   }
 
+  /// Where the text of the value of `slot` will start, for
+  /// ``discardValue(of:startingAt:)``: its offset while streaming, -1 in
+  /// tree form; nil when something is written there already, which a
+  /// failed value then leaves as it is.
+  func unwrittenValueStart(of slot: EncodingSlot) -> Int? {
+    if let start = streaming.pointee.unwrittenValueStart(of: slot) { return start }
+    let isUnwritten = tree?.isUnwritten(slot) ?? streaming.pointee.isUnwritten(slot)
+    return isUnwritten ? -1 : nil
+  }
+
+  /// Takes out what was written for the value of `slot`, whose encoding
+  /// failed, from `start` (``unwrittenValueStart(of:)``) on, keeping the
+  /// slot: as if the value had not been encoded, so that another can be.
+  func discardValue(of slot: EncodingSlot, startingAt start: Int) {
+    if start >= 0, streaming.pointee.discardValue(of: slot, startingAt: start) { return }
+    handOver().discardValue(of: slot)
+  }
+
   func count(of container: Int) -> Int {
     if let count = streaming.pointee.count(of: container) { return count }
     return handOver().count(of: container)
@@ -329,6 +355,58 @@ final class EncodingSession {
     streaming.pointee.isTooDeep = true
   }
 
+  /// Throws when the container of `slot` is nested deeper than
+  /// ``maxDepth``, so that `value`, which would nest deeper still, is not
+  /// encoded: a recursive model (a linked list, an indirect enum) stops at
+  /// the limit instead of overflowing the stack first. The container was
+  /// opened (a container cannot refuse), so `encode` throws in any case.
+  func checkDepth<T>(of slot: EncodingSlot, _ value: T) throws {
+    let depth =
+      streaming.pointee.depth(ofContainer: slot.container)
+      ?? tree?.depth(ofContainer: slot.container) ?? 0
+    guard depth > maxDepth else { return }
+    noteTooDeep()
+    throw EncodingError.invalidValue(
+      value,
+      EncodingError.Context(
+        codingPath: codingPath(of: slot),
+        debugDescription:
+          "Unable to encode the value to JSON: its container nests deeper than maxDepth "
+          + "(\(maxDepth)).",
+        underlyingError: NestedTooDeep()))
+  }
+
+  /// Marks the error ``checkDepth(of:_:)`` throws, so that `encode` tells
+  /// it from an error of `encode(to:)`.
+  private struct NestedTooDeep: Error {}
+
+  /// The error `encode` throws for arrays and objects nested deeper than
+  /// ``maxDepth``: at the top level, with an empty coding path, as
+  /// Foundation's; `underlying`, when the value stopped early, is the error
+  /// thrown where it went too deep, whose coding path leads there.
+  private func tooDeepError(_ value: Any, underlying: (any Error)? = nil) -> EncodingError {
+    EncodingError.invalidValue(
+      value,
+      EncodingError.Context(
+        codingPath: [],
+        debugDescription:
+          "Unable to encode the given top-level value to JSON: its arrays and objects nest "
+          + "deeper than maxDepth (\(maxDepth)).",
+        underlyingError: underlying))
+  }
+
+  /// The error `encode` throws for `error`, which encoding `value` threw:
+  /// `error` itself, but for the one ``checkDepth(of:_:)`` throws, which
+  /// becomes the top-level error for a value nested too deep.
+  func errorToThrow(_ error: any Error, encoding value: Any) -> any Error {
+    if case EncodingError.invalidValue(_, let context) = error,
+      context.underlyingError is NestedTooDeep
+    {
+      return tooDeepError(value, underlying: error)
+    }
+    return error
+  }
+
   /// The output; nil when the root value encoded nothing.
   ///
   /// - Throws: `EncodingError.invalidValue` for a ``Conflict``, for the
@@ -349,16 +427,7 @@ final class EncodingSession {
     } else {
       output = hasStreamedOutput ? streaming.pointee.takeWriter() : nil
     }
-    if streaming.pointee.isTooDeep {
-      throw EncodingError.invalidValue(
-        value,
-        EncodingError.Context(
-          codingPath: [],
-          debugDescription:
-            "Unable to encode the given top-level value to JSON: its arrays and objects nest "
-            + "deeper than maxDepth (\(maxDepth))."
-        ))
-    }
+    if streaming.pointee.isTooDeep { throw tooDeepError(value) }
     return output
   }
 

@@ -109,6 +109,14 @@ public final class JKEncoder: @unchecked Sendable {
   /// deeper makes `encode` throw `EncodingError.invalidValue`. Default: 511,
   /// as `JSONEncoder`, which refuses to write 512 levels.
   ///
+  /// Encoding stops where the limit is passed: no value inside a container
+  /// nested too deep is encoded (its `encode(to:)` is not called), so a
+  /// recursive model deeper than the call stack (a long linked list, an
+  /// indirect enum) gets the error instead of overflowing the stack. The
+  /// error's coding path is empty, as Foundation's is; its
+  /// `underlyingError`, when encoding stopped early, is the error thrown
+  /// there, with the coding path of the value that was not encoded.
+  ///
   /// ```swift
   /// let encoder = JKEncoder()
   /// encoder.maxDepth = 1000  // for a reader that accepts as deep
@@ -212,7 +220,7 @@ public final class JKEncoder: @unchecked Sendable {
       // A write at which Foundation traps went wrong before the error;
       // after other conflicts, Foundation throws the error.
       try session.throwConflict(value, afterError: true)
-      throw error
+      throw session.errorToThrow(error, encoding: value)
     }
     guard let output = try session.finish(value) else {
       throw EncodingError.invalidValue(

@@ -38,16 +38,23 @@ struct SlotEncoder: Encoder, SingleValueEncodingContainer {
     session.writeScalar(into: slot) { $0.append(value ? "true" : "false") }
   }
 
+  // A string is refused once written, and a non-conforming float's text
+  // may be: what was written is taken out again, as for a failed value.
+
   mutating func encode(_ value: String) throws {
-    try session.writeScalar(into: slot) { try $0.writeQuotedChecked(value) }
+    try session.discardingOnError(slot) {
+      try session.writeScalar(into: slot) { try $0.writeQuotedChecked(value) }
+    }
   }
 
   mutating func encode(_ value: Double) throws {
-    try session.write(value, into: slot)
+    if value.isFinite { return try session.write(value, into: slot) }
+    try session.discardingOnError(slot) { try session.write(value, into: slot) }
   }
 
   mutating func encode(_ value: Float) throws {
-    try session.write(value, into: slot)
+    if value.isFinite { return try session.write(value, into: slot) }
+    try session.discardingOnError(slot) { try session.write(value, into: slot) }
   }
 
   mutating func encode(_ value: Int) throws {
@@ -101,9 +108,6 @@ struct SlotEncoder: Encoder, SingleValueEncodingContainer {
   }
 
   mutating func encode<T: Encodable>(_ value: T) throws {
-    try session.encode(value, into: slot, byOwnEncoder: true)
-    // Foundation writes `{}` for a value that wrote nothing here, where at
-    // the top level it would throw.
-    session.writeEmptyObjectUnlessWritten(slot)
+    try session.encodeSingleValue(value, into: slot)
   }
 }

@@ -535,6 +535,17 @@ struct StreamingState: ~Copyable {
   /// whose text starts at `start`, and all that was written for it.
   private mutating func removeLastMember(_ slot: EncodingSlot, startingAt start: Int) {
     guard let index = frameIndex(slot.container) else { return }
+    takeOutText(from: start, after: index)
+    if frames[index].isObject { members.removeLast() }
+    frames[index].count -= 1
+    frames[index].awaitingValue = false
+    if frames[index].count == 0 { frames[index].hasStoredKey = false }
+  }
+
+  /// Takes out the text from `start` on, which belongs to the last member
+  /// of the frame `index`, with the frames inside it and the containers
+  /// opened there.
+  private mutating func takeOutText(from start: Int, after index: Int) {
     if index + 1 < frames.count {
       members.removeLast(members.count - frames[index + 1].memberBase)
       for frame in frames[(index + 1)...] where frame.hasFingerprintSet {
@@ -542,7 +553,6 @@ struct StreamingState: ~Copyable {
       }
       frames.removeLast(frames.count - (index + 1))
     }
-    if frames[index].isObject { members.removeLast() }
     // The containers opened for the member come last, and their text lies
     // after its start.
     var serial = containers.count - 1
@@ -554,9 +564,36 @@ struct StreamingState: ~Copyable {
     // Every key written after `start` belonged to the member, so no error
     // for a later key was passed over.
     if unreadableKeyError != nil, unreadableKeyStart >= start { unreadableKeyError = nil }
-    frames[index].count -= 1
-    frames[index].awaitingValue = false
-    if frames[index].count == 0 { frames[index].hasStoredKey = false }
+  }
+
+  /// Where the value of `slot` will start, when nothing is written there
+  /// yet and its container is the innermost (so the value comes next); nil
+  /// otherwise.
+  func unwrittenValueStart(of slot: EncodingSlot) -> Int? {
+    let index = frames.count - 1
+    guard index >= 0, frames[index].serial == slot.container,
+      frames[index].count - 1 == slot.member, frames[index].awaitingValue
+    else { return nil }
+    return writer.count
+  }
+
+  /// Takes out all that was written for the value of `slot` from `start`
+  /// (``unwrittenValueStart(of:)``), leaving the slot to be written again;
+  /// false when members were begun after it in its container, which only
+  /// the tree can take it out from between.
+  mutating func discardValue(of slot: EncodingSlot, startingAt start: Int) -> Bool {
+    guard let index = frameIndex(slot.container), frames[index].count - 1 == slot.member,
+      start <= writer.count
+    else { return false }
+    takeOutText(from: start, after: index)
+    frames[index].awaitingValue = true
+    return true
+  }
+
+  /// How deep the open container `container` nests: 1 for the root
+  /// value's; nil when it is closed.
+  func depth(ofContainer container: Int) -> Int? {
+    frameIndex(container)
   }
 
   /// Whether nothing has been written into `slot` yet.

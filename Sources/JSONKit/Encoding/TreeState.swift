@@ -209,6 +209,28 @@ final class TreeState {
     }
   }
 
+  /// Takes out the value of `slot`, which failed, keeping the member: it
+  /// awaits a value again, as if the failed one had not been encoded.
+  func discardValue(of slot: EncodingSlot) {
+    setValue(.pending, of: place(of: slot))
+  }
+
+  /// How deep the container `container` nests: 1 for the root value's, 0
+  /// for one outside the tree (whose writes are left out of the output).
+  func depth(ofContainer container: Int) -> Int {
+    depth(ofNode: node(of: container))
+  }
+
+  private func depth(ofNode node: Int) -> Int {
+    var depth = 0
+    var current = node
+    while let parent = nodes[current].parent {
+      depth += 1
+      current = parent.node
+    }
+    return depth
+  }
+
   /// The number of members in `container`, as its `count` reports it.
   func count(of container: Int) -> Int {
     let node = node(of: container)
@@ -260,14 +282,8 @@ final class TreeState {
   {
     let place = place(of: slot)
     guard acceptsSingleValue(place, slot: slot) else { return }
-    var depth = 0
-    var current = place.node
-    while let parent = nodes[current].parent {
-      depth += 1
-      current = parent.node
-    }
     let start = writer.count
-    try write(&writer, depth)
+    try write(&writer, depth(ofNode: place.node))
     setValue(.scalar(start..<writer.count), of: place)
   }
 
@@ -433,7 +449,12 @@ final class TreeState {
       }
     case .node(let index):
       let node = nodes[index]
-      if depth + 1 > maxDepth { isTooDeep = true }
+      if depth + 1 > maxDepth {
+        // `encode` throws, so the output is not wanted: stopping here keeps
+        // the recursion as shallow as the limit, however deep the tree.
+        isTooDeep = true
+        return
+      }
       output.openContainer(isObject: node.isObject)
       var order = Array(node.members.indices)
       if node.discardedCount > 0 {

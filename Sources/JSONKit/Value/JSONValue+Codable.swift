@@ -2,7 +2,21 @@ extension JSONValue: Codable {
   /// Encodes the value through any `Encoder`: scalars in a single-value
   /// container, arrays in an unkeyed container, objects in a keyed container
   /// with their keys in order.
+  ///
+  /// - Throws: `EncodingError.invalidValue`, at the coding path of the
+  ///   container that would be too deep, for arrays and objects nested
+  ///   deeper than ``maxDepthLimit``: Codable encodes each level with
+  ///   call-stack frames of its own (the encoder's and the value's), so a
+  ///   deeper value, which only code can build, would overflow the stack.
+  ///   `JKEncoder` writes a `JSONValue` without that recursion, as deep as
+  ///   its `maxDepth` allows.
   public func encode(to encoder: any Encoder) throws {
+    try encode(to: encoder, depth: 0)
+  }
+
+  /// ``encode(to:)`` for a value that `depth` arrays and objects of the
+  /// value being encoded hold.
+  fileprivate func encode(to encoder: any Encoder, depth: Int) throws {
     switch self {
     case .null:
       var container = encoder.singleValueContainer()
@@ -23,13 +37,29 @@ extension JSONValue: Codable {
       var container = encoder.singleValueContainer()
       try container.encode(value)
     case .array(let elements):
+      try Self.checkCodableDepth(depth, of: self, encoder: encoder)
       var container = encoder.unkeyedContainer()
       for element in elements {
-        try container.encode(element)
+        try container.encode(NestedJSONValue(value: element, depth: depth + 1))
       }
     case .object(let object):
-      try object.encode(to: encoder)
+      try object.encode(to: encoder, depth: depth)
     }
+  }
+
+  /// Throws when a container that `depth` arrays and objects hold would
+  /// nest deeper than ``maxDepthLimit``, before it is asked for.
+  fileprivate static func checkCodableDepth(
+    _ depth: Int, of value: @autoclosure () -> JSONValue, encoder: any Encoder
+  ) throws {
+    guard depth >= maxDepthLimit else { return }
+    throw EncodingError.invalidValue(
+      value(),
+      EncodingError.Context(
+        codingPath: encoder.codingPath,
+        debugDescription:
+          "Unable to encode the JSONValue: its arrays and objects nest deeper than "
+          + "JSONValue.maxDepthLimit (\(maxDepthLimit))."))
   }
 
   /// Decodes any value from any `Decoder`.
@@ -101,10 +131,23 @@ extension JSONValue: Codable {
 
 extension JSONObject: Codable {
   /// Encodes the members in order through a keyed container.
+  ///
+  /// - Throws: `EncodingError.invalidValue` for arrays and objects nested
+  ///   deeper than ``JSONValue/maxDepthLimit``, as
+  ///   ``JSONValue/encode(to:)`` does.
   public func encode(to encoder: any Encoder) throws {
+    try encode(to: encoder, depth: 0)
+  }
+
+  /// ``encode(to:)`` for an object that `depth` arrays and objects of the
+  /// value being encoded hold.
+  fileprivate func encode(to encoder: any Encoder, depth: Int) throws {
+    try JSONValue.checkCodableDepth(depth, of: .object(self), encoder: encoder)
     var container = encoder.container(keyedBy: AnyCodingKey.self)
     for member in members {
-      try container.encode(member.value, forKey: AnyCodingKey(stringValue: member.key))
+      try container.encode(
+        NestedJSONValue(value: member.value, depth: depth + 1),
+        forKey: AnyCodingKey(stringValue: member.key))
     }
   }
 
@@ -119,5 +162,18 @@ extension JSONObject: Codable {
     for key in container.allKeys {
       self[key.stringValue] = try container.decode(JSONValue.self, forKey: key)
     }
+  }
+}
+
+/// A value inside an array or object that ``JSONValue/encode(to:)`` is
+/// encoding, with how many of them hold it: Codable's recursion then stops at
+/// ``JSONValue/maxDepthLimit`` without asking the encoder for its coding path
+/// (built anew on each call) at every level. It encodes exactly as its value.
+struct NestedJSONValue: Encodable {
+  let value: JSONValue
+  let depth: Int
+
+  func encode(to encoder: any Encoder) throws {
+    try value.encode(to: encoder, depth: depth)
   }
 }

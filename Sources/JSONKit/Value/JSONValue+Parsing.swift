@@ -10,7 +10,9 @@ extension JSONValue {
   /// compared, hashed, written, encoded and freed within a 512 KiB stack,
   /// the size of a secondary thread's stack on Apple platforms, so that no
   /// input can turn into a stack overflow later. Validation applies it too,
-  /// so that it accepts exactly what parsing accepts.
+  /// so that it accepts exactly what parsing accepts, and so do
+  /// ``init(foundationObject:)`` and Codable's ``encode(to:)``, for values
+  /// built in code.
   public static let maxDepthLimit = 1024
 
   /// Parses JSON bytes into a value.
