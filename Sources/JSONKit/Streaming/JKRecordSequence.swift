@@ -51,11 +51,9 @@ public struct JKRecordSequence<Element>: AsyncSequence {
     public mutating func next() async throws -> Element? {
       while true {
         // A record already in the buffer is read without an `await`.
-        guard let record = try reader.nextBuffered() else {
-          guard let fetched = try await reader.next() else { return nil }
-          if let element = try element(of: fetched) { return element }
-          continue
-        }
+        var record = try reader.nextBuffered()
+        if record == nil { record = try await reader.next() }
+        guard let record else { return nil }
         if let element = try element(of: record) { return element }
       }
     }
