@@ -31,8 +31,13 @@ struct RegressionTests {
     do {
       _ = try decoder.decode(UInt8.self, from: "300-1")
       Issue.record("decoded 300 as UInt8")
-    } catch DecodingError.dataCorrupted(let context) {
-      #expect(context.debugDescription == "Number 300 does not fit in UInt8.")
+    } catch let error as DecodingError {
+      guard case .dataCorrupted(let context) = error else {
+        Issue.record("\(error)")
+        return
+      }
+      #expect(
+        context.wordsWithoutLocation(error.jsonLocation) == "Number 300 does not fit in UInt8.")
     }
   }
 

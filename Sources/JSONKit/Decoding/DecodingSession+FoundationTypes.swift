@@ -56,7 +56,8 @@ extension DecodingSession {
     guard let date = try? Date.ISO8601FormatStyle().parse(text) else {
       // At the asking decoder's path, as Foundation reports it.
       throw DecodingErrors.corrupted(
-        "Expected date string to be ISO8601-formatted.", path: path().dropLast(depth))
+        "Expected date string to be ISO8601-formatted.", path: path().dropLast(depth),
+        valueAt: index)
     }
     return date
   }

@@ -310,6 +310,10 @@ public final class JKDecoder: @unchecked Sendable {
         session.detach()
       }
     }
-    return try body(TapeDecoder(session: session, index: 0))
+    do {
+      return try body(TapeDecoder(session: session, index: 0))
+    } catch let error as DecodingError {
+      throw session.locating(error, in: text)
+    }
   }
 }

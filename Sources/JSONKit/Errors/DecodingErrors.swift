@@ -60,6 +60,24 @@ enum DecodingErrors {
     .dataCorrupted(DecodingError.Context(codingPath: path, debugDescription: message))
   }
 
+  /// `dataCorrupted` about the value at tape index `index`, reported at a
+  /// `path` that does not lead to it (Foundation reports some values at
+  /// their container's path): the index goes with it, in place of an
+  /// underlying error, until the error is given its location.
+  static func corrupted(_ message: String, path: [any CodingKey], valueAt index: Int)
+    -> DecodingError
+  {
+    .dataCorrupted(
+      DecodingError.Context(
+        codingPath: path, debugDescription: message, underlyingError: ValueIndex(index: index)))
+  }
+
+  /// The tape index of the value an error is about, carried until the
+  /// error leaves the decode and is given its location.
+  struct ValueIndex: Error {
+    let index: Int
+  }
+
   /// The error for input that is not JSON: `dataCorrupted` at the root, with
   /// the scanner's error underneath. Foundation on Apple platforms says "The
   /// given data was not valid JSON." and puts "… around line L, column C."

@@ -86,6 +86,19 @@ struct InputText {
 }
 
 extension InputText {
+  /// `location`, found in ``utf8``, as it reads in the caller's bytes: the
+  /// offset of its code unit there (its line, column and excerpt are the
+  /// text's, the same in any encoding).
+  func relocated(_ location: JKInputLocation) -> JKInputLocation {
+    guard let transcoder else { return location }
+    let (offset, _) = transcoder.sourceOffset(ofUTF8Offset: location.offset)
+    return JKInputLocation(
+      offset: markLength + offset, line: location.line, column: location.column,
+      excerpt: location.excerpt)
+  }
+}
+
+extension InputText {
   /// Runs `body` with the text that `bytes` hold, as the input stage reads
   /// every document: inflated first when it is gzip and `decompression`
   /// recognises gzip, then transcoded to UTF-8 when it is UTF-16 or

@@ -37,9 +37,10 @@ struct RecordPlace {
       case .line: error.message
       case .arrayElement: "\(error.message) in array element \(ordinal)"
       }
+    let moved = error.location.moved(offset: offset, line: line, column: column)
     return JKParseError(
-      error.kind, message, offset: offset + error.offset, line: line + error.line - 1,
-      column: error.line == 1 ? column + error.column - 1 : error.column, excerpt: error.excerpt)
+      error.kind, message, offset: moved.offset, line: moved.line, column: moved.column,
+      excerpt: moved.excerpt)
   }
 
   /// A `DecodingError` from decoding the record alone, placed in the
@@ -55,18 +56,20 @@ struct RecordPlace {
     }
     let prefix: [any CodingKey] =
       kind == .arrayElement ? [AnyCodingKey(intValue: ordinal)] : []
-    func moved(_ context: DecodingError.Context) -> DecodingError.Context {
-      DecodingError.Context(
+    return error.withContext { context in
+      var description = context.debugDescription
+      var underlying = context.underlyingError
+      // The value's place, found in the record, moves into the stream.
+      if let location = underlying as? JKInputLocation,
+        description.hasSuffix(location.description)
+      {
+        let moved = location.moved(offset: offset, line: line, column: column)
+        description = description.dropLast(location.description.count) + moved.description
+        underlying = moved
+      }
+      return DecodingError.Context(
         codingPath: prefix + context.codingPath,
-        debugDescription: "\(context.debugDescription) (\(whereabouts))",
-        underlyingError: context.underlyingError)
-    }
-    switch error {
-    case .typeMismatch(let type, let context): return .typeMismatch(type, moved(context))
-    case .valueNotFound(let type, let context): return .valueNotFound(type, moved(context))
-    case .keyNotFound(let key, let context): return .keyNotFound(key, moved(context))
-    case .dataCorrupted(let context): return .dataCorrupted(moved(context))
-    @unknown default: return error
+        debugDescription: "\(description) (\(whereabouts))", underlyingError: underlying)
     }
   }
 }

@@ -70,9 +70,13 @@ struct MessagedDecodeOutcome<T: Equatable>: Equatable, CustomStringConvertible {
     outcome = DecodeParityOutcome {
       do {
         return try body()
-      } catch DecodingError.dataCorrupted(let context) {
-        message = context.debugDescription
-        throw DecodingError.dataCorrupted(context)
+      } catch let error as DecodingError {
+        // JSONKit's place, added after Foundation's words, must be the
+        // error's own location; the words before it are compared.
+        if case .dataCorrupted(let context) = error {
+          message = context.wordsWithoutLocation(error.jsonLocation)
+        }
+        throw error
       }
     }
     self.message = message

@@ -1,0 +1,133 @@
+import Foundation
+
+/// Where a decoding error is: the value its coding path names, found on the
+/// tape when the error leaves `decode`, so that nothing is spent on it while
+/// decoding succeeds (or while a model's `try?` swallows errors).
+extension DecodingSession {
+  /// `error` with the place of the value it is about: the location as its
+  /// underlying error (unless it has one of its own) and at the end of its
+  /// description, in the words syntax errors use. `keyNotFound` points at the
+  /// object and names a member that differs from the key only by spelling
+  /// convention or case. Errors that already say where, or whose path names
+  /// nothing in this document, are returned as they are.
+  func locating(_ error: DecodingError, in text: InputText) -> DecodingError {
+    guard let context = error.errorContext else { return error }
+    let index: Int
+    switch context.underlyingError {
+    case nil: index = valueIndex(atPath: context.codingPath)
+    case let known as DecodingErrors.ValueIndex:
+      index = known.index < absentIndex ? known.index : valueIndex(atPath: context.codingPath)
+    default: return error
+    }
+    let location = text.relocated(JKInputLocation(offset: entries[index].offset, in: text.utf8))
+    var place = " The value is around \(location)"
+    if case .keyNotFound(let key, _) = error {
+      place = " The object is around \(location)"
+      if entries[index].kind == .object,
+        let hint = spellingHint(for: key.stringValue, inObject: index, path: context.codingPath)
+      {
+        place = " \(hint)" + place
+      }
+    }
+    return error.withContext { context in
+      DecodingError.Context(
+        codingPath: context.codingPath,
+        debugDescription: Self.sentence(context.debugDescription) + place,
+        underlyingError: location)
+    }
+  }
+
+  /// `text` ending with a full stop, unless it ends a sentence already.
+  private static func sentence(_ text: String) -> String {
+    guard let last = text.last else { return "" }
+    return ".!?".contains(last) ? text : text + "."
+  }
+
+  /// The tape index of the value at `path` from the root: as far as the
+  /// path leads, so that a path past the end of an array, or to a key an
+  /// object lacks, names the container.
+  ///
+  /// Members are matched as the decoder matched them: by the name the key
+  /// strategy gives (the last of equal names), or as written for the
+  /// dictionaries whose paths name keys so.
+  func valueIndex(atPath path: [any CodingKey]) -> Int {
+    var current = 0
+    for (level, key) in path.enumerated() {
+      let entry = entries[current]
+      switch entry.kind {
+      case .array:
+        guard let position = key.intValue, position >= 0, position < entry.childCount else {
+          return current
+        }
+        var element = current + 1
+        for _ in 0..<position {
+          element = indexAfter(element)
+        }
+        current = element
+      case .object:
+        guard let value = member(named: key.stringValue, inObject: current, path: path[..<level])
+        else { return current }
+        current = value
+      default:
+        return current
+      }
+    }
+    return current
+  }
+
+  /// The value of the last member of the object at `object` whose key, as
+  /// the key strategy names it or else as written, is `name`.
+  private func member(
+    named name: String, inObject object: Int, path: ArraySlice<any CodingKey>
+  ) -> Int? {
+    let named: [String] =
+      if case .custom = options.keyDecodingStrategy {
+        customKeyNames(ofObject: object, path: Array(path))
+      } else {
+        members(ofObject: object).map { keyName($0.key) }
+      }
+    var found: Int?
+    for (member, memberName) in zip(members(ofObject: object), named) where memberName == name {
+      found = member.value
+    }
+    if found != nil { return found }
+    for member in members(ofObject: object) where rawKey(entries[member.key]) == name {
+      found = member.value
+    }
+    return found
+  }
+
+  /// For a key an object lacks, the member that the model most likely
+  /// meant, as a sentence: one that `.convertFromSnakeCase` would read as
+  /// the key, one that the strategy in force converted away from it, or one
+  /// whose name differs from it only by case.
+  private func spellingHint(for name: String, inObject object: Int, path: [any CodingKey])
+    -> String?
+  {
+    let isSnakeCase =
+      if case .convertFromSnakeCase = options.keyDecodingStrategy { true } else { false }
+    let named: [String] =
+      if case .custom = options.keyDecodingStrategy {
+        customKeyNames(ofObject: object, path: path)
+      } else {
+        members(ofObject: object).map { keyName($0.key) }
+      }
+    let lowered = name.lowercased()
+    var caseHint: String?
+    for (member, memberName) in zip(members(ofObject: object), named) {
+      let written = rawKey(entries[member.key])
+      if isSnakeCase, written == name {
+        return
+          "The object has \"\(written)\", which keyDecodingStrategy .convertFromSnakeCase reads as \"\(memberName)\"."
+      }
+      if !isSnakeCase, written.contains("_"), SnakeCase.camelCased(written) == name {
+        return
+          "The object has \"\(written)\", which keyDecodingStrategy .convertFromSnakeCase would read as \"\(name)\"."
+      }
+      if caseHint == nil, memberName.lowercased() == lowered {
+        caseHint = "The object has \"\(written)\", which differs from \"\(name)\" only by case."
+      }
+    }
+    return caseHint
+  }
+}
