@@ -20,7 +20,9 @@ extension DecodingSession {
     default: return error
     }
     let location = text.relocated(JKInputLocation(offset: entries[index].offset, in: text.utf8))
-    var place = " The value is around \(location)"
+    var place =
+      entries[index].kind == .key
+      ? " The key is around \(location)" : " The value is around \(location)"
     if case .keyNotFound(let key, _) = error {
       place = " The object is around \(location)"
       if entries[index].kind == .object,

@@ -75,7 +75,7 @@ extension DecodingSession {
     }
     // The metatype given, not `T`: a class's may be a subclass's, whose
     // `init(from:)` Foundation calls.
-    return try type.init(from: TapeDecoder(session: self, index: index))
+    return try initialize(type, at: index)
   }
 
   /// Decodes `T` as ``unwrap(_:at:path:)`` does, which takes the value to be
@@ -203,7 +203,7 @@ extension DecodingSession {
       if type == Int128.self { return try read(Int128.self) }
       if type == UInt128.self { return try read(UInt128.self) }
     }
-    return try type.init(from: TapeDecoder(session: self, index: index))
+    return try initialize(type, at: index)
   }
 
   /// Whether `unwrap` reads `type` by a path of its own, not (or not only)

@@ -51,6 +51,9 @@ final class DecodingSession {
   private let descentKeys: UnsafeMutablePointer<DescentKeys>
   /// The keys that nested containers and super decoders were asked for by.
   private var containerKeys = RememberedKeys()
+  /// What the models asked about in each object, when unknown keys are
+  /// rejected; nil when they are ignored.
+  let unknownKeys: UnknownKeyCheck?
 
   init(context: ScanContext, input: UnsafeRawBufferPointer, options: JKDecoder.Options) {
     self.context = context
@@ -62,6 +65,7 @@ final class DecodingSession {
     userInfo = options.userInfo.isEmpty ? [:] : options.userInfo.mapValues { $0 as Any }
     descentKeys = .allocate(capacity: 1)
     descentKeys.initialize(to: DescentKeys())
+    unknownKeys = options.unknownKeyStrategy == .reject ? UnknownKeyCheck() : nil
     if case .convertFromSnakeCase = options.keyDecodingStrategy {
       naming = .fromSnakeCase
     } else {
@@ -226,7 +230,10 @@ final class DecodingSession {
     -> KeyedDecodingContainer<Key>
   {
     let (index, maker) = keyTables.keyTypes.keyType(key) { TapeKeyedContainer<Key>.maker() }
-    return maker.container(decoder, keyType: index)
+    let container = maker.container(decoder, keyType: index)
+    guard let unknownKeys else { return container }
+    return KeyedDecodingContainer(
+      KeyCheckingContainer(container, check: unknownKeys, object: decoder.index))
   }
 
   /// Readies lookups by coding keys of the key type at `keyType` in

@@ -51,6 +51,27 @@ public final class JKDecoder: @unchecked Sendable {
     var assumesTopLevelDictionary = false
     var maxDepth = 512
     var decompression = JKDecompression.gzip
+    var unknownKeyStrategy = UnknownKeyStrategy.ignore
+  }
+
+  /// What to do with a member of a JSON object that the model never asks
+  /// about.
+  public enum UnknownKeyStrategy: Sendable, Hashable {
+    /// Skip it, as `JSONDecoder` does.
+    case ignore
+    /// Throw `DecodingError.dataCorrupted` at the object's coding path,
+    /// naming the key and pointing at it (``Swift/DecodingError/jsonLocation``).
+    ///
+    /// A member is known when the `init(from:)` that read its object asked
+    /// about its key in any way: `decode`, `decodeIfPresent`, `contains`,
+    /// `decodeNil`, a nested container or `superDecoder(forKey:)`, or by
+    /// reading `allKeys`; `superDecoder()` asks about `super`. Keys are
+    /// compared as the key strategy names them, and a superclass that reads
+    /// the same decoder adds what it asks. Dictionaries and ``JSONValue``
+    /// take any key. An object is checked when the decode of the value that
+    /// holds it returns, so a value that a model drops with `try?` is not
+    /// checked.
+    case reject
   }
 
   private let lock = NSLock()
@@ -179,6 +200,20 @@ public final class JKDecoder: @unchecked Sendable {
     set { withOptions { $0.assumesTopLevelDictionary = newValue } }
   }
 
+  /// What to do with members of JSON objects that the model never asks
+  /// about. Default: ``UnknownKeyStrategy/ignore``, as `JSONDecoder`.
+  ///
+  /// ```swift
+  /// let decoder = JKDecoder()
+  /// decoder.unknownKeyStrategy = .reject
+  /// // {"id": 1, "nmae": "Ada"} into a model of `id` and `name` throws:
+  /// // Unknown key "nmae": the model does not read it, …
+  /// ```
+  public var unknownKeyStrategy: UnknownKeyStrategy {
+    get { withOptions { $0.unknownKeyStrategy } }
+    set { withOptions { $0.unknownKeyStrategy = newValue } }
+  }
+
   /// Empties the key cache that speeds up repeated decoding (which every
   /// `JKDecoder` and `JSONValue` parsing share).
   public func clearCache() {
@@ -225,7 +260,14 @@ public final class JKDecoder: @unchecked Sendable {
     _ type: T.Type, from data: Data, configuration: T.DecodingConfiguration
   ) throws -> T {
     try data.withUnsafeBytes { bytes in
-      try withRootDecoder(bytes) { try type.init(from: $0, configuration: configuration) }
+      try withRootDecoder(bytes) { decoder in
+        guard let unknownKeys = decoder.session.unknownKeys else {
+          return try type.init(from: decoder, configuration: configuration)
+        }
+        return try unknownKeys.checking(0, in: decoder.session) {
+          try type.init(from: decoder, configuration: configuration)
+        }
+      }
     }
   }
 
@@ -311,7 +353,9 @@ public final class JKDecoder: @unchecked Sendable {
       }
     }
     do {
-      return try body(TapeDecoder(session: session, index: 0))
+      let value = try body(TapeDecoder(session: session, index: 0))
+      try session.unknownKeys?.checkRest(in: session)
+      return value
     } catch let error as DecodingError {
       throw session.locating(error, in: text)
     }

@@ -22,7 +22,7 @@ extension Array: TapeDecodableArray where Element: Decodable {
     if session.decodesByInitializerOnly(Element.self) {
       // What `unwrap` comes to for such a type, without its checks.
       return try decodeElements(from: session, at: index) { position, _ in
-        try Element(from: TapeDecoder(session: session, index: position))
+        try session.initialize(Element.self, at: position)
       }
     }
     return try decodeElements(from: session, at: index) { position, path in

@@ -72,6 +72,15 @@ enum DecodingErrors {
         codingPath: path, debugDescription: message, underlyingError: ValueIndex(index: index)))
   }
 
+  /// The error for a member that the model's `init(from:)` never asked
+  /// about, under ``JKDecoder/UnknownKeyStrategy/reject``: at the object's
+  /// path, pointing at the member's key.
+  static func unknownKey(_ key: String, path: [any CodingKey], keyAt index: Int) -> DecodingError {
+    corrupted(
+      "Unknown key \"\(key)\": the model does not read it, and unknownKeyStrategy is .reject.",
+      path: path, valueAt: index)
+  }
+
   /// The tape index of the value an error is about, carried until the
   /// error leaves the decode and is given its location.
   struct ValueIndex: Error {

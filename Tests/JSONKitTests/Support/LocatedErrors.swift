@@ -7,7 +7,7 @@ extension DecodingError.Context {
   /// words that Foundation's error has.
   func wordsWithoutLocation(_ location: JKInputLocation?) -> String {
     guard let location, underlyingError is JKInputLocation else { return debugDescription }
-    for place in ["The value", "The object"] {
+    for place in ["The value", "The object", "The key"] {
       let suffix = " \(place) is around \(location)"
       if debugDescription.hasSuffix(suffix) {
         return String(debugDescription.dropLast(suffix.count))
