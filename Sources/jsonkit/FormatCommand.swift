@@ -1,16 +1,17 @@
 import Foundation
 import JSONKit
 
-/// `jsonkit format`: parses JSON and writes it again, compact or pretty.
+/// `jsonkit format`: parses JSON and writes it (or the value a JSON Pointer
+/// names in it) again, compact or pretty.
 enum FormatCommand {
   /// The command's description and entry point.
   static let command = Command(
     name: "format",
     summary: "Rewrite JSON compactly or pretty-printed.",
     usage: [
-      "jsonkit format [OPTIONS] [FILE | -]",
+      "jsonkit format [OPTIONS] [--pointer POINTER] [FILE | -]",
       "jsonkit format [OPTIONS] --in-place FILE...",
-      "jsonkit format --lines [OPTIONS] [FILE | -]",
+      "jsonkit format --lines [OPTIONS] [--pointer POINTER] [FILE | -]",
     ],
     discussion: """
       Parses FILE (standard input when there is none, or for '-') and writes
@@ -19,6 +20,15 @@ enum FormatCommand {
       doubles in their shortest round-tripping form); a key repeated in an
       object keeps its last value. '/' is written as itself unless
       --escape-slashes asks for Foundation's '\\/'.
+
+      With --pointer, only the value that POINTER, an RFC 6901 JSON Pointer,
+      names is written, as the whole document would be; the whole FILE is
+      still checked. '/data/items' names the member "items" of the member
+      "data", '/items/0' the first element of "items" and '' the whole
+      document; in a key, '~1' stands for '/' and '~0' for '~'. When POINTER
+      names nothing, FILE: message says where it leaves the document and the
+      exit status is 1; a malformed POINTER is a usage error (exit status 2).
+      --pointer cannot be used with --in-place.
 
       With --in-place each FILE is replaced by its formatted text: the text
       goes to a temporary file in the same directory, which takes the
@@ -35,6 +45,9 @@ enum FormatCommand {
       1. --pretty cannot be used with --lines, since a JSON Lines record must
       stay on one line. Each line is read as UTF-8, as JSON Lines requires and
       as JSONKit's JSON Lines readers read it: never as UTF-16 or UTF-32.
+      With --pointer each record is written as the value POINTER names in it,
+      and a record in which it names nothing (FILE:LINE: message) ends the
+      output as a bad line does.
 
       gzip-compressed input is inflated first (unless --no-gunzip), with
       --lines a chunk at a time. With --gzip the output is the formatted text
@@ -51,6 +64,7 @@ enum FormatCommand {
           .flag("--no-escape-slashes", "Write '/' as it is (the default)."),
           .flag("--in-place", "Replace each FILE rather than print it."),
           .flag("--lines", "Read and write JSON Lines, one record per line."),
+          PointerOption.spec("Write only the value this JSON Pointer names."),
           LineReader.maxRecordSizeOption,
           .flag("--gzip", "Compress the output with gzip (level 6)."),
           .valued("--gzip-level", "N", "Compress the output with gzip at level N, 0 to 9."),
@@ -64,6 +78,7 @@ enum FormatCommand {
     let formatting = outputFormatting(arguments)
     let compression = try compression(arguments)
     let maxLineLength = try LineReader.maxLineLength(arguments)
+    let pointer = try PointerOption.pointer(arguments)
     var operands = arguments.operands
     if arguments.has("--lines") {
       guard !arguments.has("--pretty") else {
@@ -77,6 +92,9 @@ enum FormatCommand {
       }
     }
     if arguments.has("--in-place") {
+      guard pointer == nil else {
+        throw .usage("--pointer cannot be used with --in-place: it would replace FILE with a part")
+      }
       guard !operands.isEmpty else { throw .usage("--in-place needs at least one FILE") }
       guard !operands.contains("-") else {
         throw .usage("--in-place cannot rewrite standard input")
@@ -95,11 +113,11 @@ enum FormatCommand {
         if arguments.has("--lines") {
           let reader = LineReader(
             input: input, maxLineLength: maxLineLength, decompression: settings.decompression)
-          try formatLines(reader, settings, formatting)
+          try formatLines(reader, settings, formatting, pointer)
         } else if arguments.has("--in-place") {
           try formatInPlace(input, settings, formatting, compression)
         } else {
-          let (_, output) = try format(input, settings, formatting, compression)
+          let (_, output) = try format(input, settings, formatting, compression, pointer)
           try OutputFile.writeStandardOutput(output)
         }
       } catch {
@@ -137,21 +155,25 @@ enum FormatCommand {
 
   private static let lineBreak = Data([0x0A])
 
-  /// The input's bytes and the output's pieces: the formatted text and a
-  /// line break, or the text compressed.
+  /// The input's bytes and the output's pieces: the formatted text (of
+  /// the value `pointer` names, if any) and a line break, or the text
+  /// compressed.
   private static func format(
     _ input: InputFile, _ settings: ParseSettings, _ formatting: JKOutputFormatting,
-    _ compression: JKCompression
+    _ compression: JKCompression, _ pointer: JSONPointer? = nil
   ) throws(ToolError) -> (input: Data, output: [Data]) {
     try ProgressLine.during("formatting \(input.displayName)") { () throws(ToolError) in
       let data = try input.read()
-      let value: JSONValue
+      var value: JSONValue
       do throws(JKParseError) {
         value = try JSONValue(
           parsing: data, options: settings.options, maxDepth: settings.maxDepth,
           decompression: settings.decompression)
       } catch {
         throw .invalid(error, in: input.displayName)
+      }
+      if let pointer {
+        value = try PointerOption.resolve(pointer, in: value, file: input.displayName)
       }
       do {
         let text = try value.jsonData(options: formatting, compression: compression)
@@ -178,10 +200,11 @@ enum FormatCommand {
     try OutputFile.replace(input.operand, with: output)
   }
 
-  /// Writes each record of a JSON Lines input compactly on its own line,
-  /// until the first bad line.
+  /// Writes each record of a JSON Lines input (or the value `pointer` names
+  /// in it) compactly on its own line, until the first bad line.
   private static func formatLines(
-    _ reader: LineReader, _ settings: ParseSettings, _ formatting: JKOutputFormatting
+    _ reader: LineReader, _ settings: ParseSettings, _ formatting: JKOutputFormatting,
+    _ pointer: JSONPointer?
   ) throws(ToolError) {
     var reader = reader
     let name = reader.input.displayName
@@ -198,7 +221,10 @@ enum FormatCommand {
           } catch {
             throw .invalid(error, in: name, line: number)
           }
-          guard let value = record else { return true }
+          guard var value = record else { return true }
+          if let pointer {
+            value = try PointerOption.resolve(pointer, in: value, file: name, line: number)
+          }
           do {
             output += try value.jsonData(options: formatting)
             output.append(0x0A)

@@ -1,13 +1,17 @@
 import Foundation
 import JSONKit
 
-/// `jsonkit validate`: checks files without building any value.
+/// `jsonkit validate`: checks files, building no value unless `--pointer`
+/// asks for one in each.
 enum ValidateCommand {
   /// The command's description and entry point.
   static let command = Command(
     name: "validate",
     summary: "Check that files are JSON that JSONKit accepts.",
-    usage: ["jsonkit validate [OPTIONS] FILE...", "jsonkit validate --lines [OPTIONS] FILE..."],
+    usage: [
+      "jsonkit validate [OPTIONS] [--pointer POINTER] FILE...",
+      "jsonkit validate --lines [OPTIONS] [--pointer POINTER] FILE...",
+    ],
     discussion: """
       Prints nothing and exits with 0 when every FILE is valid. Each invalid
       FILE gets one line on standard error, FILE:LINE:COLUMN: message, the form
@@ -25,6 +29,16 @@ enum ValidateCommand {
       and skipped. Each line is read as UTF-8, as JSON Lines requires and as
       JSONKit's JSON Lines readers read it: never as UTF-16 or UTF-32.
 
+      With --pointer, each FILE (with --lines, each record) must also hold
+      the value that POINTER, an RFC 6901 JSON Pointer, names: '/data/items'
+      names the member "items" of the member "data", '/items/0' the first
+      element of "items" and '' the whole document; in a key, '~1' stands for
+      '/' and '~0' for '~'. A FILE in which it names nothing gets one line,
+      FILE: message (with --lines, FILE:LINE: message), saying where the
+      pointer leaves the document, and the exit status is 1; a malformed
+      POINTER is a usage error (exit status 2). The values are then built in
+      memory, not only checked.
+
       A gzip-compressed FILE is inflated and its JSON checked, unless
       --no-gunzip is given; with --lines it is inflated a chunk at a time.
       A corrupt, truncated or oversized gzip stream is reported as
@@ -36,6 +50,7 @@ enum ValidateCommand {
         options: [
           .flag("--lines", "Each FILE is JSON Lines: check every line."),
           LineReader.maxRecordSizeOption,
+          PointerOption.spec("Also require a value where this JSON Pointer points."),
         ]),
       ParseSettings.group,
     ],
@@ -44,6 +59,7 @@ enum ValidateCommand {
   private static func run(_ arguments: Arguments) throws(ToolError) -> ExitStatus {
     let settings = try ParseSettings(arguments)
     let maxLineLength = try LineReader.maxLineLength(arguments)
+    let pointer = try PointerOption.pointer(arguments)
     guard !arguments.operands.isEmpty else {
       throw .usage("no FILE given (use '-' for standard input)")
     }
@@ -54,9 +70,9 @@ enum ValidateCommand {
           let reader = LineReader(
             input: InputFile(operand: operand), maxLineLength: maxLineLength,
             decompression: settings.decompression)
-          try validateLines(reader, settings)
+          try validateLines(reader, settings, pointer)
         } else {
-          try validate(InputFile(operand: operand), settings)
+          try validate(InputFile(operand: operand), settings, pointer)
         }
       } catch {
         error.report(command: command.name)
@@ -66,24 +82,37 @@ enum ValidateCommand {
     return status
   }
 
-  /// Checks one input.
-  private static func validate(_ input: InputFile, _ settings: ParseSettings) throws(ToolError) {
+  /// Checks one input, and that `pointer` names a value in it.
+  private static func validate(
+    _ input: InputFile, _ settings: ParseSettings, _ pointer: JSONPointer?
+  ) throws(ToolError) {
     try ProgressLine.during("validating \(input.displayName)") { () throws(ToolError) in
       let data = try input.read()
+      let value: JSONValue
       do throws(JKParseError) {
-        try JSONValue.validate(
-          data, options: settings.options, maxDepth: settings.maxDepth,
+        guard pointer != nil else {
+          try JSONValue.validate(
+            data, options: settings.options, maxDepth: settings.maxDepth,
+            decompression: settings.decompression)
+          return
+        }
+        value = try JSONValue(
+          parsing: data, options: settings.options, maxDepth: settings.maxDepth,
           decompression: settings.decompression)
       } catch {
         throw .invalid(error, in: input.displayName)
       }
+      if let pointer {
+        _ = try PointerOption.resolve(pointer, in: value, file: input.displayName)
+      }
     }
   }
 
-  /// Checks every line of a JSON Lines input, reporting each bad one.
-  private static func validateLines(_ reader: LineReader, _ settings: ParseSettings)
-    throws(ToolError)
-  {
+  /// Checks every line of a JSON Lines input, and that `pointer` names a
+  /// value in each record, reporting each bad one.
+  private static func validateLines(
+    _ reader: LineReader, _ settings: ParseSettings, _ pointer: JSONPointer?
+  ) throws(ToolError) {
     var reader = reader
     let name = reader.input.displayName
     var invalid = false
@@ -92,11 +121,20 @@ enum ValidateCommand {
       try reader.forEachLine { line, number throws(ToolError) in
         do throws(ToolError) {
           let bytes = try line.get()
+          let record: JSONValue?
           do throws(JKParseError) {
-            try JSONValue.validateJSONLinesRecord(
+            guard pointer != nil else {
+              try JSONValue.validateJSONLinesRecord(
+                bytes, options: settings.options, maxDepth: settings.maxDepth)
+              return true
+            }
+            record = try JSONValue.jsonLinesRecord(
               bytes, options: settings.options, maxDepth: settings.maxDepth)
           } catch {
             throw .invalid(error, in: name, line: number)
+          }
+          if let pointer, let record {
+            _ = try PointerOption.resolve(pointer, in: record, file: name, line: number)
           }
         } catch {
           error.report()
