@@ -26,7 +26,8 @@
 /// leading zero that is less than the array's count; `-`, which RFC 6901
 /// reserves for the position after the last element, names no element.
 ///
-/// Two pointers are equal when their tokens are.
+/// Two pointers are equal when their tokens are; a pointer made from a
+/// malformed literal equals only one made from the same text.
 public struct JSONPointer: Sendable, Hashable, CustomStringConvertible,
   ExpressibleByStringLiteral
 {
