@@ -92,7 +92,7 @@ public final class JKDecoder: @unchecked Sendable {
     return copy
   }
 
-  private func withOptions<R>(_ body: (inout Options) -> R) -> R {
+  func withOptions<R>(_ body: (inout Options) -> R) -> R {
     lock.lock()
     defer { lock.unlock() }
     return body(&storedOptions)
@@ -313,7 +313,7 @@ public final class JKDecoder: @unchecked Sendable {
   /// Inflates `bytes` if they are gzip, reads the text in whichever Unicode
   /// encoding it is (UTF-8 passes straight through) and runs `body` with a
   /// decoder for the root value.
-  private func withRootDecoder<R>(
+  func withRootDecoder<R>(
     _ bytes: UnsafeRawBufferPointer, _ body: (TapeDecoder) throws -> R
   ) throws -> R {
     let options = withOptions { $0 }
@@ -325,7 +325,7 @@ public final class JKDecoder: @unchecked Sendable {
   /// Scans `text` and runs `body` with a decoder for the root value. The
   /// scan context goes back to the cache pool unless a decoded value kept a
   /// decoder, in which case the session takes ownership of its input copy.
-  private func withRootDecoder<R>(
+  func withRootDecoder<R>(
     _ text: InputText, _ options: Options, _ body: (TapeDecoder) throws -> R
   ) throws -> R {
     let context = contexts.take()

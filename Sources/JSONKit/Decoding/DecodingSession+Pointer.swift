@@ -1,0 +1,59 @@
+/// Finding the value a JSON Pointer names on the tape.
+extension DecodingSession {
+  /// Decodes `T` from the value that the reference tokens of a JSON
+  /// Pointer name, with the coding path from the document's root.
+  func unwrap<T: Decodable>(_ type: T.Type, atTokens tokens: [String]) throws -> T {
+    let index = try valueIndex(atTokens: tokens, for: type)
+    return try unwrap(type, at: index, path: codingPath(to: index))
+  }
+
+  /// The tape index of the value the tokens name, or the error for the
+  /// first token that names nothing: `keyNotFound` in an object,
+  /// `valueNotFound` in an array or in a value that is neither.
+  private func valueIndex(atTokens tokens: [String], for type: Any.Type) throws -> Int {
+    var current = 0
+    for token in tokens {
+      let entry = entries[current]
+      switch entry.kind {
+      case .object:
+        var found: Int?
+        for member in members(ofObject: current) where rawKey(entries[member.key]) == token {
+          found = member.value
+        }
+        guard let found else {
+          throw DecodingErrors.keyNotFound(
+            AnyCodingKey(stringValue: token), path: codingPath(to: current))
+        }
+        current = found
+      case .array:
+        guard let position = JSONPointer.arrayIndex(token), position < entry.childCount else {
+          let count = entry.childCount
+          throw DecodingErrors.atEnd(
+            type, path: codingPath(to: current) + [Self.pathKey(token)],
+            message:
+              "No value at JSON Pointer token \"\(token)\": the array has \(count) element\(count == 1 ? "" : "s")."
+          )
+        }
+        var element = current + 1
+        for _ in 0..<position {
+          element = indexAfter(element)
+        }
+        current = element
+      default:
+        throw DecodingErrors.atEnd(
+          type, path: codingPath(to: current) + [Self.pathKey(token)],
+          message:
+            "No value at JSON Pointer token \"\(token)\": \(DecodingErrors.describe(entry.kind)) has no members."
+        )
+      }
+    }
+    return current
+  }
+
+  /// The coding key that stands for `token` in a path: an index when it
+  /// spells one.
+  private static func pathKey(_ token: String) -> AnyCodingKey {
+    if let index = JSONPointer.arrayIndex(token) { return AnyCodingKey(intValue: index) }
+    return AnyCodingKey(stringValue: token)
+  }
+}
