@@ -276,6 +276,10 @@ struct UnknownKeyTests {
     let user = try Self.rejecting().decode(
       User.self, from: Data(#"{"id": 1, "id": 2, "name": "a"}"#.utf8))
     #expect(user.id == 2)
+    // Keys that the strategy converts to one name share it too.
+    let account = try Self.rejecting(.convertFromSnakeCase).decode(
+      Account.self, from: Data(#"{"user_name": "a", "userName": "b", "created_at": 1}"#.utf8))
+    #expect(account.userName == "b")
   }
 
   @Test func streamsAndConfigurationsAreChecked() async throws {

@@ -20,6 +20,9 @@ public struct DecodeCalls {
   public let jsonKitReused: (Data) throws -> Void
   /// `JKDecoder()` made per call, the model's type named at the call.
   public let jsonKitDirect: (Data) throws -> Void
+  /// `JKDecoder()` made per call with `unknownKeyStrategy = .reject`, through
+  /// the generic function.
+  public let jsonKitRejecting: (Data) throws -> Void
 
   /// The calls that decode `variant` into its model: ``Twitter``, ``CITM`` or ``Canada``
   /// with the default strategies, ``TwitterApp`` with `.convertFromSnakeCase` and
@@ -59,8 +62,9 @@ public struct DecodeCalls {
       }
       return decoder
     }
-    func jsonKit() -> JKDecoder {
+    func jsonKit(rejecting: Bool = false) -> JKDecoder {
       let decoder = JKDecoder()
+      if rejecting { decoder.unknownKeyStrategy = .reject }
       if appStyle {
         decoder.keyDecodingStrategy = .convertFromSnakeCase
         decoder.dateDecodingStrategy = .iso8601
@@ -74,5 +78,6 @@ public struct DecodeCalls {
     jsonKitFresh = { consume(try decode(Model.self, $0, with: jsonKit())) }
     jsonKitReused = { consume(try decode(Model.self, $0, with: jsonKitDecoder)) }
     jsonKitDirect = direct
+    jsonKitRejecting = { consume(try decode(Model.self, $0, with: jsonKit(rejecting: true))) }
   }
 }

@@ -7,7 +7,7 @@ struct CompareOptions {
   /// Rows run only when their name (`decode/twitter-sorted`, `tape/canada`,
   /// `memory/citm_catalog`, `linear/twitter-x16`, `gzip-decode/twitter`, `gzip-encode/canada`,
   /// `value-parse/canada`, `value-write/twitter-sorted`, `encode/citm_catalog`,
-  /// `types-decode/uuid`, `types-encode/orders`, `streams/speed`, `instructions/canada`)
+  /// `types-decode/uuid`, `types-encode/orders`, `reject/citm_catalog`, `streams/speed`, `instructions/canada`)
   /// contains a match.
   var filter: Regex<AnyRegexOutput>?
   /// How long one contender's batch of calls should take, in seconds.
@@ -29,7 +29,7 @@ struct CompareOptions {
                        '^decode/canada' (names: decode/…, tape/…, memory/…,
                        linear/…, gzip-decode/…, gzip-encode/…, value-parse/…,
                        value-write/…, encode/…, types-decode/…, types-encode/…,
-                       streams/…, instructions/…)
+                       reject/…, streams/…, instructions/…)
       --batch-ms MS    how long one contender's batch of calls takes (default 20)
       --instructions   also count the instructions of one decode under callgrind
                        (needs valgrind; minutes more; rows instructions/…)

@@ -52,3 +52,31 @@ extension Comparison {
     return cells
   }
 }
+
+extension Comparison {
+  /// What `unknownKeyStrategy = .reject` costs: a fresh JKDecoder that ignores unknown
+  /// keys against one that rejects them, interleaved, on the variants whose models read
+  /// every key of their corpus.
+  func rejectSection() throws {
+    var table = MarkdownTable("input", "JKDecoder() ignoring", "JKDecoder() rejecting", "cost")
+    for (variant, data) in inputs where options.includes("reject/\(variant.name)") {
+      let calls = DecodeCalls(variant)
+      guard (try? calls.jsonKitRejecting(data)) != nil else { continue }
+      progress("reject/\(variant.name)")
+      let timings = try Contender.timings(
+        [
+          Contender(name: "ignore") { try calls.jsonKitFresh(data) },
+          Contender(name: "reject") { try calls.jsonKitRejecting(data) },
+        ], rounds: options.rounds, batchSeconds: options.batchSeconds)
+      table.append([
+        variant.name, Figure.milliseconds(timings[0].median),
+        Figure.milliseconds(timings[1].median), Figure.ratio(timings[1].ratio(to: timings[0])),
+      ])
+    }
+    guard !table.rows.isEmpty else { return }
+    print(
+      "### Unknown keys rejected (median time per call; cost = rejecting's time ÷ "
+        + "ignoring's)\n")
+    table.print()
+  }
+}

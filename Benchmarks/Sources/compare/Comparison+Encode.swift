@@ -71,7 +71,7 @@ extension Comparison {
       "model", "JSONEncoder()", "JKEncoder()", "reused JKEncoder", "×", "fresh ÷ reused")
     for row in rows {
       progress("instructions/encode/\(row.name)")
-      let counts = try ProbeDecoder.allCases.map { encoder in
+      let counts = try [ProbeDecoder.foundation, .jsonKit, .jsonKitReused].map { encoder in
         try InstructionProbe.count(
           child: [
             "--encode-instruction-probe", encoder.rawValue, row.corpus.rawValue,
@@ -110,7 +110,7 @@ extension InstructionProbe {
       switch encoder {
       case .foundation: calls.foundationFresh
       case .jsonKit: calls.jsonKitFresh
-      case .jsonKitReused: calls.jsonKitReused
+      case .jsonKitReused, .jsonKitRejecting: calls.jsonKitReused
       }
     try encode()
     try measuredEncode(encode)

@@ -1,3 +1,4 @@
+import BenchmarkSupport
 import Foundation
 import JSONKitCorpus
 
@@ -13,18 +14,27 @@ extension Comparison {
       return
     }
     var table = MarkdownTable(
-      "input", "JSONDecoder()", "JKDecoder()", "reused JKDecoder", "×", "fresh ÷ reused")
+      "input", "JSONDecoder()", "JKDecoder()", "reused JKDecoder", "×", "fresh ÷ reused",
+      "JKDecoder() rejecting unknown keys", "reject ÷ ignore")
     for (variant, data) in rows {
       progress("instructions/\(variant.name)")
       let file = try scratchFile(variant.name, data)
-      let counts = try ProbeDecoder.allCases.map {
+      let counts = try [.foundation, .jsonKit, .jsonKitReused].map {
         try InstructionProbe.count($0, variant, input: file, scratch: scratch)
       }
+      // A model that does not read every key of its corpus fails under
+      // `.reject`, whose count would then be of an error.
+      let rejecting =
+        (try? DecodeCalls(variant).jsonKitRejecting(data)) == nil
+        ? nil
+        : try InstructionProbe.count(.jsonKitRejecting, variant, input: file, scratch: scratch)
       func millions(_ count: Int) -> String { Figure.significant(Double(count) / 1e6) + " M" }
       table.append([
         variant.name, millions(counts[0]), millions(counts[1]), millions(counts[2]),
         Figure.ratio(Double(counts[0]) / Double(counts[1])),
         Figure.ratio(Double(counts[1]) / Double(counts[2])),
+        rejecting.map(millions) ?? "model skips keys",
+        rejecting.map { Figure.ratio(Double($0) / Double(counts[1])) } ?? "–",
       ])
     }
     print(

@@ -34,6 +34,7 @@ struct Comparison {
         + "\(ProcessInfo.processInfo.activeProcessorCount) cores; "
         + "\(Date().formatted(.iso8601)).\n")
     try decodeSection()
+    try rejectSection()
     try encodeSection()
     try typesSection()
     try tapeSection()

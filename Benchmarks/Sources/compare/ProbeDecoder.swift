@@ -9,6 +9,8 @@ enum ProbeDecoder: String, CaseIterable {
   case jsonKit = "jsonkit"
   /// One `JKDecoder` that has decoded the input before, through the generic function.
   case jsonKitReused = "jsonkit-reused"
+  /// `JKDecoder()` with `unknownKeyStrategy = .reject`, made for the call.
+  case jsonKitRejecting = "jsonkit-reject"
 
   /// The call in `calls` that decodes with this decoder.
   func call(in calls: DecodeCalls) -> (Data) throws -> Void {
@@ -16,6 +18,7 @@ enum ProbeDecoder: String, CaseIterable {
     case .foundation: calls.foundationFresh
     case .jsonKit: calls.jsonKitFresh
     case .jsonKitReused: calls.jsonKitReused
+    case .jsonKitRejecting: calls.jsonKitRejecting
     }
   }
 

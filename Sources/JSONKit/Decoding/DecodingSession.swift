@@ -23,7 +23,7 @@ final class DecodingSession {
   /// The shapes of the types decoded with this session's scan context.
   private let typeShapes: TypeShapes
   /// Whether keys not equal as written share a name (see ``KeyNames``).
-  private let hasSharedNames: Bool
+  let hasSharedNames: Bool
   let options: JKDecoder.Options
   let userInfo: [CodingUserInfoKey: Any]
   /// The scan context the tape lives in; kept alive as long as the session.
@@ -65,7 +65,8 @@ final class DecodingSession {
     userInfo = options.userInfo.isEmpty ? [:] : options.userInfo.mapValues { $0 as Any }
     descentKeys = .allocate(capacity: 1)
     descentKeys.initialize(to: DescentKeys())
-    unknownKeys = options.unknownKeyStrategy == .reject ? UnknownKeyCheck() : nil
+    unknownKeys =
+      options.unknownKeyStrategy == .reject ? UnknownKeyCheck(count: absentIndex + 1) : nil
     if case .convertFromSnakeCase = options.keyDecodingStrategy {
       naming = .fromSnakeCase
     } else {
@@ -230,10 +231,8 @@ final class DecodingSession {
     -> KeyedDecodingContainer<Key>
   {
     let (index, maker) = keyTables.keyTypes.keyType(key) { TapeKeyedContainer<Key>.maker() }
-    let container = maker.container(decoder, keyType: index)
-    guard let unknownKeys else { return container }
-    return KeyedDecodingContainer(
-      KeyCheckingContainer(container, check: unknownKeys, object: decoder.index))
+    unknownKeys?.reads(decoder.index)
+    return maker.container(decoder, keyType: index)
   }
 
   /// Readies lookups by coding keys of the key type at `keyType` in

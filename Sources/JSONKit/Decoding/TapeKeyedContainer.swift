@@ -41,6 +41,7 @@ struct TapeKeyedContainer<Key: CodingKey>: TapeKeyedContainerMaking {
   }
 
   var allKeys: [Key] {
+    session.unknownKeys?.readsAll(object)
     var keys: [Key] = []
     keys.reserveCapacity(session[object].childCount)
     switch names {
@@ -73,12 +74,16 @@ struct TapeKeyedContainer<Key: CodingKey>: TapeKeyedContainerMaking {
   @inline(__always)
   private func lookup(_ name: String) -> Int? {
     let state = self.state
+    let found: Int?
     switch state.names {
     case .byID(let findsLast):
-      return session.lookup(name, inObject: state.object, findsLast: findsLast)
+      found = session.lookup(name, inObject: state.object, findsLast: findsLast)
     case .custom(let list):
-      return session.lookup(name, inObject: state.object, customNames: session.customNames(list))
+      found = session.lookup(name, inObject: state.object, customNames: session.customNames(list))
     }
+    // Under `.reject`, what was found is known (see ``UnknownKeyCheck``).
+    if let unknownKeys = session.unknownKeys, let found { unknownKeys.found(found) }
+    return found
   }
 
   /// The tape index of the value for `key`, or `keyNotFound`.

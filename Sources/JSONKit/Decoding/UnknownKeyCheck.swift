@@ -2,9 +2,13 @@
 /// each object a model asked about, and the check that it asked about all
 /// of them once its `init(from:)` has returned.
 ///
-/// Only a session that rejects unknown keys has one, and only its keyed
-/// containers are ``KeyCheckingContainer``s, so decoding that ignores
-/// unknown keys runs exactly as without it.
+/// Only a session that rejects unknown keys has one. Keyed containers note
+/// the member every lookup finds (every way of asking about a key looks it
+/// up: `decode`, `contains`, `decodeNil`, nested containers, super
+/// decoders) and the objects whose `allKeys` was read; a member is known
+/// when its value was found, or where members share a name, a member of its
+/// name was. Ignoring unknown keys costs a test of a nil reference per
+/// lookup and per keyed container.
 ///
 /// An object is checked when the decode of the value that holds it
 /// succeeds: the `init(from:)` of the object itself, or of the nearest value
@@ -14,42 +18,44 @@
 /// so that a model that swallows an element's error with `try?` is not told
 /// about keys of the element it dropped.
 final class UnknownKeyCheck {
-  /// What was asked about in one object.
-  private enum Asked {
-    /// These names, as `CodingKey.stringValue`s.
-    case names(Set<String>)
-    /// Every member, through `allKeys`.
-    case all
-  }
-
-  /// Per object read through a keyed container, what was asked about in it.
-  private var asked: [Int: Asked] = [:]
-  /// The objects read through keyed containers and not checked yet.
-  private var pending: [Int] = []
+  // Unchecked exclusivity: a session decodes on one thread, and no access
+  // to these sets overlaps another (none calls out while it holds one).
+  /// The values that lookups in keyed containers found, by tape index.
+  @exclusivity(unchecked) private var found: TapeIndexSet
+  /// The objects read through keyed containers, by tape index.
+  @exclusivity(unchecked) private var read: TapeIndexSet
+  /// The objects whose `allKeys` was read, every member of which is known.
+  @exclusivity(unchecked) private var readAll: TapeIndexSet
   /// The values whose decode is running, each checked when its outermost
   /// decode returns.
-  private var running: Set<Int> = []
+  @exclusivity(unchecked) private var running: TapeIndexSet
+  /// The objects read through keyed containers and not checked yet.
+  @exclusivity(unchecked) private var pending: [Int] = []
+
+  /// A check for a tape of `count` entries.
+  init(count: Int) {
+    found = TapeIndexSet(count: count)
+    read = TapeIndexSet(count: count)
+    readAll = TapeIndexSet(count: count)
+    running = TapeIndexSet(count: count)
+  }
 
   /// Notes that a keyed container reads the object at `object`.
   func reads(_ object: Int) {
-    if asked[object] == nil {
-      asked[object] = .names([])
+    if read.insert(object) {
       pending.append(object)
     }
   }
 
-  /// Notes that `name` was asked for in the object at `object`.
-  func asked(_ name: String, inObject object: Int) {
-    guard case .names(var names) = asked[object] else { return }
-    // Emptied first, so that the set is not copied to insert into it.
-    asked[object] = .all
-    names.insert(name)
-    asked[object] = .names(names)
+  /// Notes that a lookup found the member value at `value`.
+  @inline(__always)
+  func found(_ value: Int) {
+    _ = found.insert(value)
   }
 
   /// Notes that every member of the object at `object` was asked for.
-  func askedAll(inObject object: Int) {
-    asked[object] = .all
+  func readsAll(_ object: Int) {
+    _ = readAll.insert(object)
   }
 
   /// Runs `decode`, the decode of the value at `index`, and then checks the
@@ -59,14 +65,14 @@ final class UnknownKeyCheck {
   func checking<T>(_ index: Int, in session: DecodingSession, _ decode: () throws -> T) throws
     -> T
   {
-    guard running.insert(index).inserted else { return try decode() }
+    guard running.insert(index) else { return try decode() }
     defer { running.remove(index) }
     let end = session.indexAfter(index)
     let value: T
     do {
       value = try decode()
     } catch {
-      forget(from: index, to: end)
+      forget(from: index, to: end, in: session)
       throw error
     }
     try check(from: index, to: end, in: session)
@@ -78,40 +84,67 @@ final class UnknownKeyCheck {
     try check(from: 0, to: Int.max, in: session)
   }
 
-  private func forget(from start: Int, to end: Int) {
+  /// Forgets what was read and found inside a value whose decode failed.
+  private func forget(from start: Int, to end: Int, in session: DecodingSession) {
+    guard !pending.isEmpty else { return }
     pending.removeAll { object in
       guard object >= start, object < end else { return false }
-      asked[object] = nil
+      read.remove(object)
+      readAll.remove(object)
+      for member in session.members(ofObject: object) {
+        found.remove(member.value)
+      }
       return true
     }
   }
 
+  /// Checks the objects in `start..<end` that are pending, and reports the
+  /// first unknown member among them in the document's order.
   private func check(from start: Int, to end: Int, in session: DecodingSession) throws {
-    var inside: [Int] = []
-    pending.removeAll { object in
-      guard object >= start, object < end else { return false }
-      inside.append(object)
-      return true
-    }
-    for object in inside.sorted() {
-      guard case .names(let names) = asked.removeValue(forKey: object) else { continue }
-      if let key = session.firstMember(ofObject: object, notIn: names) {
-        throw DecodingErrors.unknownKey(
-          session.rawKey(session[key]), path: session.codingPath(to: object), keyAt: key)
+    var unknown: (key: Int, object: Int)?
+    var kept = 0
+    for position in pending.indices {
+      let object = pending[position]
+      guard object >= start, object < end else {
+        pending[kept] = object
+        kept += 1
+        continue
+      }
+      read.remove(object)
+      if readAll.remove(object) { continue }
+      if let key = session.firstUnknownMember(ofObject: object, found: found),
+        key < unknown?.key ?? .max
+      {
+        unknown = (key, object)
       }
     }
+    pending.removeLast(pending.count - kept)
+    if let (key, object) = unknown {
+      throw DecodingErrors.unknownKey(
+        session.rawKey(session[key]), path: session.codingPath(to: object), keyAt: key)
+    }
   }
+
 }
 
 extension DecodingSession {
   /// The tape index of the key of the first member of the object at
-  /// `object` whose name, as the key strategy names it, is not in `names`.
-  func firstMember(ofObject object: Int, notIn names: Set<String>) -> Int? {
+  /// `object` that no lookup found: neither its value, nor (where members
+  /// share a name, so that lookups find the last) a member of its name.
+  fileprivate func firstUnknownMember(ofObject object: Int, found: TapeIndexSet) -> Int? {
+    let sharesNames =
+      entries[object].flags & TapeEntry.hasDuplicateKeys != 0 || hasSharedNames
     if case .custom = options.keyDecodingStrategy {
       let named = customKeyNames(ofObject: object, path: codingPath(to: object))
-      return zip(members(ofObject: object), named).first { !names.contains($1) }?.0.key
+      let known = Set(zip(members(ofObject: object), named).filter { found[$0.0.value] }.map(\.1))
+      return zip(members(ofObject: object), named).first { !known.contains($1) }?.0.key
     }
-    return members(ofObject: object).first { !names.contains(keyName($0.key)) }?.key
+    guard sharesNames else {
+      return members(ofObject: object).first { !found[$0.value] }?.key
+    }
+    let known = Set(
+      members(ofObject: object).filter { found[$0.value] }.map { nameID(ofKey: $0.id) })
+    return members(ofObject: object).first { !known.contains(nameID(ofKey: $0.id)) }?.key
   }
 
   /// Decodes `type` by its `init(from:)` from the value at `index`, and
@@ -127,198 +160,34 @@ extension DecodingSession {
   }
 }
 
-/// A keyed container that notes every key it is asked about before asking
-/// the container it wraps: the keyed containers of a session that rejects
-/// unknown keys (see ``UnknownKeyCheck``).
-struct KeyCheckingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
-  let base: KeyedDecodingContainer<Key>
-  let check: UnknownKeyCheck
-  let object: Int
+/// A set of tape indexes, one bit each.
+struct TapeIndexSet {
+  private var words: [UInt64]
 
-  init(_ base: KeyedDecodingContainer<Key>, check: UnknownKeyCheck, object: Int) {
-    self.base = base
-    self.check = check
-    self.object = object
-    check.reads(object)
+  /// An empty set for indexes below `count`.
+  init(count: Int) {
+    words = Array(repeating: 0, count: (count + 63) / 64)
   }
 
-  /// `key`, noted as asked for.
-  private func asked(_ key: Key) -> Key {
-    check.asked(key.stringValue, inObject: object)
-    return key
+  subscript(index: Int) -> Bool {
+    words[index >> 6] & (1 << UInt64(index & 63)) != 0
   }
 
-  var codingPath: [any CodingKey] { base.codingPath }
-
-  var allKeys: [Key] {
-    check.askedAll(inObject: object)
-    return base.allKeys
+  /// Inserts `index`; whether it was not in the set before.
+  @inline(__always)
+  mutating func insert(_ index: Int) -> Bool {
+    let bit: UInt64 = 1 << UInt64(index & 63)
+    let word = words[index >> 6]
+    words[index >> 6] = word | bit
+    return word & bit == 0
   }
 
-  func contains(_ key: Key) -> Bool {
-    base.contains(asked(key))
-  }
-
-  func decodeNil(forKey key: Key) throws -> Bool {
-    try base.decodeNil(forKey: asked(key))
-  }
-
-  func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
-    try base.decode(type, forKey: asked(key))
-  }
-
-  func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? {
-    try base.decodeIfPresent(type, forKey: asked(key))
-  }
-
-  func decode(_ type: String.Type, forKey key: Key) throws -> String {
-    try base.decode(type, forKey: asked(key))
-  }
-
-  func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
-    try base.decodeIfPresent(type, forKey: asked(key))
-  }
-
-  func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
-    try base.decode(type, forKey: asked(key))
-  }
-
-  func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
-    try base.decodeIfPresent(type, forKey: asked(key))
-  }
-
-  func decode(_ type: Float.Type, forKey key: Key) throws -> Float {
-    try base.decode(type, forKey: asked(key))
-  }
-
-  func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? {
-    try base.decodeIfPresent(type, forKey: asked(key))
-  }
-
-  func decode(_ type: Int.Type, forKey key: Key) throws -> Int {
-    try base.decode(type, forKey: asked(key))
-  }
-
-  func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? {
-    try base.decodeIfPresent(type, forKey: asked(key))
-  }
-
-  func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 {
-    try base.decode(type, forKey: asked(key))
-  }
-
-  func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? {
-    try base.decodeIfPresent(type, forKey: asked(key))
-  }
-
-  func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 {
-    try base.decode(type, forKey: asked(key))
-  }
-
-  func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? {
-    try base.decodeIfPresent(type, forKey: asked(key))
-  }
-
-  func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 {
-    try base.decode(type, forKey: asked(key))
-  }
-
-  func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? {
-    try base.decodeIfPresent(type, forKey: asked(key))
-  }
-
-  func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 {
-    try base.decode(type, forKey: asked(key))
-  }
-
-  func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? {
-    try base.decodeIfPresent(type, forKey: asked(key))
-  }
-
-  func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt {
-    try base.decode(type, forKey: asked(key))
-  }
-
-  func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? {
-    try base.decodeIfPresent(type, forKey: asked(key))
-  }
-
-  func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 {
-    try base.decode(type, forKey: asked(key))
-  }
-
-  func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? {
-    try base.decodeIfPresent(type, forKey: asked(key))
-  }
-
-  func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 {
-    try base.decode(type, forKey: asked(key))
-  }
-
-  func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? {
-    try base.decodeIfPresent(type, forKey: asked(key))
-  }
-
-  func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 {
-    try base.decode(type, forKey: asked(key))
-  }
-
-  func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? {
-    try base.decodeIfPresent(type, forKey: asked(key))
-  }
-
-  func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 {
-    try base.decode(type, forKey: asked(key))
-  }
-
-  func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? {
-    try base.decodeIfPresent(type, forKey: asked(key))
-  }
-
-  @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
-  func decode(_ type: Int128.Type, forKey key: Key) throws -> Int128 {
-    try base.decode(type, forKey: asked(key))
-  }
-
-  @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
-  func decodeIfPresent(_ type: Int128.Type, forKey key: Key) throws -> Int128? {
-    try base.decodeIfPresent(type, forKey: asked(key))
-  }
-
-  @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
-  func decode(_ type: UInt128.Type, forKey key: Key) throws -> UInt128 {
-    try base.decode(type, forKey: asked(key))
-  }
-
-  @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
-  func decodeIfPresent(_ type: UInt128.Type, forKey key: Key) throws -> UInt128? {
-    try base.decodeIfPresent(type, forKey: asked(key))
-  }
-
-  func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-    try base.decode(type, forKey: asked(key))
-  }
-
-  func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
-    try base.decodeIfPresent(type, forKey: asked(key))
-  }
-
-  func nestedContainer<NestedKey: CodingKey>(
-    keyedBy type: NestedKey.Type, forKey key: Key
-  ) throws -> KeyedDecodingContainer<NestedKey> {
-    try base.nestedContainer(keyedBy: type, forKey: asked(key))
-  }
-
-  func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
-    try base.nestedUnkeyedContainer(forKey: asked(key))
-  }
-
-  func superDecoder() throws -> any Decoder {
-    check.asked("super", inObject: object)
-    return try base.superDecoder()
-  }
-
-  func superDecoder(forKey key: Key) throws -> any Decoder {
-    try base.superDecoder(forKey: asked(key))
+  /// Removes `index`; whether it was in the set.
+  @discardableResult
+  mutating func remove(_ index: Int) -> Bool {
+    let bit: UInt64 = 1 << UInt64(index & 63)
+    let word = words[index >> 6]
+    words[index >> 6] = word & ~bit
+    return word & bit != 0
   }
 }
