@@ -60,7 +60,7 @@ public final class JKDecoder: @unchecked Sendable {
     /// Skip it, as `JSONDecoder` does.
     case ignore
     /// Throw `DecodingError.dataCorrupted` at the object's coding path,
-    /// naming the key and pointing at it (``Swift/DecodingError/jsonLocation``).
+    /// naming the key and pointing at it (`DecodingError.jsonLocation`).
     ///
     /// A member is known when the `init(from:)` that read its object asked
     /// about its key in any way: `decode`, `decodeIfPresent`, `contains`,
@@ -261,12 +261,8 @@ public final class JKDecoder: @unchecked Sendable {
   ) throws -> T {
     try data.withUnsafeBytes { bytes in
       try withRootDecoder(bytes) { decoder in
-        guard let unknownKeys = decoder.session.unknownKeys else {
-          return try type.init(from: decoder, configuration: configuration)
-        }
-        return try unknownKeys.checking(0, in: decoder.session) {
-          try type.init(from: decoder, configuration: configuration)
-        }
+        // The checks of unknown keys, if any, run when the decode ends.
+        try type.init(from: decoder, configuration: configuration)
       }
     }
   }

@@ -58,58 +58,49 @@ final class UnknownKeyCheck {
     _ = readAll.insert(object)
   }
 
-  /// Runs `decode`, the decode of the value at `index`, and then checks the
-  /// objects read inside it, unless a decode of the same value is running
-  /// already, which checks them when it returns.
-  @inline(never)
-  func checking<T>(_ index: Int, in session: DecodingSession, _ decode: () throws -> T) throws
-    -> T
-  {
-    guard running.insert(index) else { return try decode() }
-    defer { running.remove(index) }
-    let end = session.indexAfter(index)
-    let value: T
-    do {
-      value = try decode()
-    } catch {
-      forget(from: index, to: end, in: session)
-      throw error
-    }
-    try check(from: index, to: end, in: session)
-    return value
+  /// Notes that the decode of the value at `index` begins: the mark to
+  /// give ``succeeded(_:mark:in:)`` or ``failed(_:mark:in:)`` when it ends,
+  /// or nil when a decode of the same value is running already, which
+  /// checks what this one reads when it returns.
+  @inline(__always)
+  func begins(_ index: Int) -> Int? {
+    running.insert(index) ? pending.count : nil
   }
 
-  /// Checks every object still unchecked, when the whole decode succeeded.
-  func checkRest(in session: DecodingSession) throws {
-    try check(from: 0, to: Int.max, in: session)
+  /// Checks the objects read since `mark`, when the decode of the value at
+  /// `index` has succeeded.
+  func succeeded(_ index: Int, mark: Int, in session: DecodingSession) throws {
+    running.remove(index)
+    try check(from: mark, in: session)
   }
 
-  /// Forgets what was read and found inside a value whose decode failed.
-  private func forget(from start: Int, to end: Int, in session: DecodingSession) {
-    guard !pending.isEmpty else { return }
-    pending.removeAll { object in
-      guard object >= start, object < end else { return false }
+  /// Forgets what was read and found since `mark`, when the decode of the
+  /// value at `index` has failed.
+  func failed(_ index: Int, mark: Int, in session: DecodingSession) {
+    running.remove(index)
+    for object in pending[mark...] {
       read.remove(object)
       readAll.remove(object)
       for member in session.members(ofObject: object) {
         found.remove(member.value)
       }
-      return true
     }
+    pending.removeSubrange(mark...)
   }
 
-  /// Checks the objects in `start..<end` that are pending, and reports the
-  /// first unknown member among them in the document's order.
-  private func check(from start: Int, to end: Int, in session: DecodingSession) throws {
+  /// Checks every object still unchecked, when the whole decode succeeded.
+  func checkRest(in session: DecodingSession) throws {
+    try check(from: 0, in: session)
+  }
+
+  /// Checks the objects read since `mark` (those that the decode that
+  /// began then read, directly or through decodes that had no check of
+  /// their own), and reports the first unknown member among them in the
+  /// document's order.
+  private func check(from mark: Int, in session: DecodingSession) throws {
+    guard mark < pending.count else { return }
     var unknown: (key: Int, object: Int)?
-    var kept = 0
-    for position in pending.indices {
-      let object = pending[position]
-      guard object >= start, object < end else {
-        pending[kept] = object
-        kept += 1
-        continue
-      }
+    for object in pending[mark...] {
       read.remove(object)
       if readAll.remove(object) { continue }
       if let key = session.firstUnknownMember(ofObject: object, found: found),
@@ -118,7 +109,7 @@ final class UnknownKeyCheck {
         unknown = (key, object)
       }
     }
-    pending.removeLast(pending.count - kept)
+    pending.removeSubrange(mark...)
     if let (key, object) = unknown {
       throw DecodingErrors.unknownKey(
         session.rawKey(session[key]), path: session.codingPath(to: object), keyAt: key)
@@ -151,13 +142,20 @@ extension DecodingSession {
   /// when unknown keys are rejected, checks the objects read inside it.
   @inline(__always)
   func initialize<T: Decodable>(_ type: T.Type, at index: Int) throws -> T {
-    guard let unknownKeys else {
+    guard let unknownKeys, let mark = unknownKeys.begins(index) else {
       return try type.init(from: TapeDecoder(session: self, index: index))
     }
-    return try unknownKeys.checking(index, in: self) {
-      try type.init(from: TapeDecoder(session: self, index: index))
+    let value: T
+    do {
+      value = try type.init(from: TapeDecoder(session: self, index: index))
+    } catch {
+      unknownKeys.failed(index, mark: mark, in: self)
+      throw error
     }
+    try unknownKeys.succeeded(index, mark: mark, in: self)
+    return value
   }
+
 }
 
 /// A set of tape indexes, one bit each.

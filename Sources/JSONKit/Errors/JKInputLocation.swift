@@ -3,7 +3,7 @@
 ///
 /// A syntax error has one (``JKParseError/location``), and so has every
 /// `DecodingError` that `JKDecoder` throws about a value in its input:
-/// ``Swift/DecodingError/jsonLocation`` points at the value's first byte (a
+/// `DecodingError.jsonLocation` points at the value's first byte (a
 /// string's opening quote, an object's `{`), or for `keyNotFound` at the
 /// object that lacks the key.
 ///

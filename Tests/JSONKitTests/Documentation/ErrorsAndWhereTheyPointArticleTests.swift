@@ -51,6 +51,61 @@ struct ErrorsAndWhereTheyPointArticleTests {
     )
   }
 
+  @Test("A decoding error points at its value")
+  func valueLocation() throws {
+    struct User: Decodable {
+      var id: Int
+      var name: String
+    }
+    let json = """
+      [
+        {"id": 1, "name": "Ada"},
+        {"id": "2", "name": "Grace"}
+      ]
+      """
+    var location: JKInputLocation?
+    var message = ""
+    do {
+      _ = try JKDecoder().decode([User].self, from: Data(json.utf8))
+    } catch let error as DecodingError {
+      location = error.jsonLocation
+      message = "\(error)"
+    }
+    // location?.line == 3, location?.column == 10, location?.offset == 39
+    // … Expected to decode Int but found a string instead. The value is around line 3, column 10 …
+
+    #expect(location?.line == 3)
+    #expect(location?.column == 10)
+    #expect(location?.offset == 39)
+    #expect(location?.excerpt.contains(#""id": "2""#) == true)
+    #expect(
+      message.contains(
+        "Expected to decode Int but found a string instead. The value is around line 3, column 10"))
+  }
+
+  @Test("An unknown key is refused when asked")
+  func unknownKey() throws {
+    struct Profile: Decodable {
+      var id: Int
+      var name: String
+    }
+    let decoder = JKDecoder()
+    decoder.unknownKeyStrategy = .reject
+    var unknown: String?
+    do {
+      _ = try decoder.decode(Profile.self, from: #"{"id": 1, "name": "Ada", "nmae": "A"}"#)
+    } catch DecodingError.dataCorrupted(let context) {
+      unknown = context.debugDescription
+    }
+    // Unknown key "nmae": the model does not read it, and unknownKeyStrategy is .reject. …
+
+    #expect(
+      unknown?.hasPrefix(
+        #"Unknown key "nmae": the model does not read it, and unknownKeyStrategy is .reject."#)
+        == true)
+    #expect(unknown?.contains("The key is around line 1, column 26 (byte offset 25)") == true)
+  }
+
   @Test("A model error has Foundation's case and coding path")
   func modelError() throws {
     struct Order: Decodable {
