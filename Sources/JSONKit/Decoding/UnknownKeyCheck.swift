@@ -18,26 +18,35 @@
 /// so that a model that swallows an element's error with `try?` is not told
 /// about keys of the element it dropped.
 final class UnknownKeyCheck {
-  // Unchecked exclusivity: a session decodes on one thread, and no access
-  // to these sets overlaps another (none calls out while it holds one).
+  /// The words of the four sets below.
+  private let words: UnsafeMutablePointer<UInt64>
   /// The values that lookups in keyed containers found, by tape index.
-  @exclusivity(unchecked) private var found: TapeIndexSet
+  private let found: TapeIndexSet
   /// The objects read through keyed containers, by tape index.
-  @exclusivity(unchecked) private var read: TapeIndexSet
+  private let read: TapeIndexSet
   /// The objects whose `allKeys` was read, every member of which is known.
-  @exclusivity(unchecked) private var readAll: TapeIndexSet
+  private let readAll: TapeIndexSet
   /// The values whose decode is running, each checked when its outermost
   /// decode returns.
-  @exclusivity(unchecked) private var running: TapeIndexSet
+  private let running: TapeIndexSet
   /// The objects read through keyed containers and not checked yet.
+  // Unchecked exclusivity: a session decodes on one thread, and no access
+  // to the list overlaps another (none calls out while it holds it).
   @exclusivity(unchecked) private var pending: [Int] = []
 
   /// A check for a tape of `count` entries.
   init(count: Int) {
-    found = TapeIndexSet(count: count)
-    read = TapeIndexSet(count: count)
-    readAll = TapeIndexSet(count: count)
-    running = TapeIndexSet(count: count)
+    let size = TapeIndexSet.wordCount(count)
+    words = .allocate(capacity: 4 * size)
+    words.initialize(repeating: 0, count: 4 * size)
+    found = TapeIndexSet(words: words)
+    read = TapeIndexSet(words: words + size)
+    readAll = TapeIndexSet(words: words + 2 * size)
+    running = TapeIndexSet(words: words + 3 * size)
+  }
+
+  deinit {
+    words.deallocate()
   }
 
   /// Notes that a keyed container reads the object at `object`.
@@ -158,13 +167,19 @@ extension DecodingSession {
 
 }
 
-/// A set of tape indexes, one bit each.
+/// A set of tape indexes, one bit each, in words that its owner allocates
+/// and frees (``UnknownKeyCheck``): setting a bit costs no check of
+/// uniqueness, as an array's would. Every index given is below the count
+/// the words were allocated for.
 struct TapeIndexSet {
-  private var words: [UInt64]
+  private let words: UnsafeMutablePointer<UInt64>
 
-  /// An empty set for indexes below `count`.
-  init(count: Int) {
-    words = Array(repeating: 0, count: (count + 63) / 64)
+  /// The number of words a set of indexes below `count` needs.
+  static func wordCount(_ count: Int) -> Int { (count + 63) / 64 }
+
+  /// A set in `words`, which are zero (the empty set).
+  init(words: UnsafeMutablePointer<UInt64>) {
+    self.words = words
   }
 
   subscript(index: Int) -> Bool {
@@ -173,7 +188,7 @@ struct TapeIndexSet {
 
   /// Inserts `index`; whether it was not in the set before.
   @inline(__always)
-  mutating func insert(_ index: Int) -> Bool {
+  func insert(_ index: Int) -> Bool {
     let bit: UInt64 = 1 << UInt64(index & 63)
     let word = words[index >> 6]
     words[index >> 6] = word | bit
@@ -182,7 +197,7 @@ struct TapeIndexSet {
 
   /// Removes `index`; whether it was in the set.
   @discardableResult
-  mutating func remove(_ index: Int) -> Bool {
+  func remove(_ index: Int) -> Bool {
     let bit: UInt64 = 1 << UInt64(index & 63)
     let word = words[index >> 6]
     words[index >> 6] = word & ~bit
