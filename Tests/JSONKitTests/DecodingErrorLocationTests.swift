@@ -339,6 +339,47 @@ struct DecodingErrorLocationTests {
     }
   }
 
+  struct Owner: Decodable {
+    var userId: Int
+    var scores: [String: Int]
+  }
+
+  @Test func pathsUnderKeyStrategiesLeadToTheValue() {
+    let decoder = JKDecoder()
+    decoder.keyDecodingStrategy = .convertFromSnakeCase
+    let foundation = JSONDecoder()
+    foundation.keyDecodingStrategy = .convertFromSnakeCase
+    Self.expectError(
+      Owner.self, #"{"user_id": "7", "scores": {}}"#, at: #""7""#, decoder: decoder,
+      foundation: foundation)
+    // A dictionary's keys are read as written, and so its paths name them.
+    Self.expectError(
+      Owner.self, #"{"user_id": 7, "scores": {"top_score": 1, "low_score": "x"}}"#, at: #""x""#,
+      decoder: decoder, foundation: foundation)
+    let custom = JKDecoder()
+    custom.keyDecodingStrategy = .custom { path in
+      AnyCodingKey(stringValue: Self.renamed(path.last!.stringValue))
+    }
+    let theirs = JSONDecoder()
+    theirs.keyDecodingStrategy = .custom { path in
+      AnyCodingKey(stringValue: Self.renamed(path.last!.stringValue))
+    }
+    Self.expectError(
+      [String: Owner].self, #"{"a": {"USERID": 1, "SCORES": {}}, "b": {"USERID": null}}"#,
+      at: "null", decoder: custom, foundation: theirs)
+  }
+
+  static func renamed(_ key: String) -> String {
+    ["USERID": "userId", "SCORES": "scores"][key] ?? key
+  }
+
+  struct AnyCodingKey: CodingKey {
+    var stringValue: String
+    var intValue: Int? { nil }
+    init(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
+  }
+
   struct Pair: Decodable {
     var first: Int
     var second: Int

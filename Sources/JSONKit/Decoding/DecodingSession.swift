@@ -172,12 +172,6 @@ final class DecodingSession {
     return nil
   }
 
-  /// `type` as a dictionary with `String` keys, if it is one.
-  func dictionaryConformance(of type: Any.Type) -> (any StringKeyedDictionary.Type)? {
-    if case .dictionary(let dictionary) = shape(of: type) { return dictionary }
-    return nil
-  }
-
   /// Whether ``unwrap(_:at:path:)`` decodes every value of `type` by its
   /// `init(from:)` alone: then an array of them can call the initializer
   /// for each element without unwrap's checks.

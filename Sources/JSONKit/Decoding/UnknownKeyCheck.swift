@@ -151,7 +151,19 @@ extension DecodingSession {
   /// when unknown keys are rejected, checks the objects read inside it.
   @inline(__always)
   func initialize<T: Decodable>(_ type: T.Type, at index: Int) throws -> T {
-    guard let unknownKeys, let mark = unknownKeys.begins(index) else {
+    guard let unknownKeys else {
+      return try type.init(from: TapeDecoder(session: self, index: index))
+    }
+    return try initialize(type, at: index, checking: unknownKeys)
+  }
+
+  /// ``initialize(_:at:)`` when unknown keys are rejected; out of line, so
+  /// that decoding that ignores them runs the code it ran without it.
+  @inline(never)
+  private func initialize<T: Decodable>(
+    _ type: T.Type, at index: Int, checking unknownKeys: UnknownKeyCheck
+  ) throws -> T {
+    guard let mark = unknownKeys.begins(index) else {
       return try type.init(from: TapeDecoder(session: self, index: index))
     }
     let value: T

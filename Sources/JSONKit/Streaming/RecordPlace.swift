@@ -73,9 +73,3 @@ struct RecordPlace {
     }
   }
 }
-
-extension JKParseError {
-  /// Whether the error says only that there was no value (a line of
-  /// whitespace or comments), which JSON Lines skips.
-  var isEmptyInput: Bool { kind == .emptyInput }
-}
