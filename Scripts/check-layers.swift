@@ -1,0 +1,138 @@
+// Checks that the folders of Sources/JSONKit depend on each other in one
+// direction only: a file may name the types of its own folder and of the
+// folders below it in `layers`, never of a folder above.
+//
+//   swift Scripts/check-layers.swift     silent and status 0 when the layers hold;
+//                                        otherwise each offending use, and status 1
+//
+// A type belongs to the folder whose file declares it at the top level
+// (struct, class, enum, protocol, typealias or actor). Uses are capitalised
+// words in code, outside comments and string literals; extensions of a type
+// declared above are uses of it.
+import Foundation
+
+/// The folders from the bottom up: each may use the ones before it.
+let layers = [
+  "Text",  // UTF-8 rules shared by every reader and writer
+  "Numbers",  // number text, both ways
+  "Errors",  // JKParseError, JKInputLocation, source positions
+  "Input",  // gzip, Unicode encodings: bytes to UTF-8 text
+  "Scanning",  // text to tape, parse options, key cache
+  "Coding",  // what every Codable format shares: key types, coding keys, value texts
+  "Writing",  // ByteWriter, number and string output, gzip output
+  "Value",  // JSONValue, JSONObject, JSONPointer, JKSerialization
+  "Decoding",  // JKDecoder over the tape
+  "Encoding",  // JKEncoder
+  "Streaming",  // JSON Lines and array streams, both ways
+]
+
+let root = URL(fileURLWithPath: CommandLine.arguments.count > 1 ? CommandLine.arguments[1] : ".")
+  .appendingPathComponent("Sources/JSONKit")
+let fileManager = FileManager.default
+let folders = try fileManager.contentsOfDirectory(atPath: root.path)
+  .filter { !$0.hasSuffix(".docc") && !$0.hasPrefix(".") }
+  .filter {
+    var isDirectory: ObjCBool = false
+    return fileManager.fileExists(
+      atPath: root.appendingPathComponent($0).path, isDirectory: &isDirectory)
+      && isDirectory.boolValue
+  }
+  .sorted()
+
+var failures: [String] = []
+for folder in folders where !layers.contains(folder) {
+  failures.append("Sources/JSONKit/\(folder): a folder that is in no layer; add it to \(#file)")
+}
+
+/// The text of a Swift file with comments and string literals blanked out.
+func code(of text: String) -> String {
+  var result = ""
+  var inBlockComment = 0
+  for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+    var kept = ""
+    var index = line.startIndex
+    var inString = false
+    while index < line.endIndex {
+      let rest = line[index...]
+      if inBlockComment > 0 {
+        if rest.hasPrefix("*/") {
+          inBlockComment -= 1
+          index = line.index(index, offsetBy: 2)
+        } else {
+          index = line.index(after: index)
+        }
+        continue
+      }
+      if inString {
+        if rest.hasPrefix("\\") {
+          index = line.index(index, offsetBy: min(2, line.distance(from: index, to: line.endIndex)))
+          continue
+        }
+        if rest.hasPrefix("\"") { inString = false }
+        index = line.index(after: index)
+        continue
+      }
+      if rest.hasPrefix("//") { break }
+      if rest.hasPrefix("/*") {
+        inBlockComment += 1
+        index = line.index(index, offsetBy: 2)
+        continue
+      }
+      if rest.hasPrefix("\"") {
+        inString = true
+        kept += " "
+        index = line.index(after: index)
+        continue
+      }
+      kept.append(line[index])
+      index = line.index(after: index)
+    }
+    result += kept + "\n"
+  }
+  return result
+}
+
+let declaration =
+  #/
+  ^ (?:@\w+(?:\([^)]*\))?\s+)*
+  (?:(?:public|package|internal|fileprivate|private|final|indirect)\s+)*
+  (?:struct|class|enum|protocol|typealias|actor)\s+(\w+)
+  /#
+let word = #/\b[A-Z]\w*\b/#
+
+var owner: [String: String] = [:]
+var sources: [(folder: String, file: String, code: String)] = []
+for folder in folders where layers.contains(folder) {
+  let directory = root.appendingPathComponent(folder)
+  for file in try fileManager.contentsOfDirectory(atPath: directory.path).sorted()
+  where file.hasSuffix(".swift") {
+    let text = try String(contentsOf: directory.appendingPathComponent(file), encoding: .utf8)
+    let stripped = code(of: text)
+    sources.append((folder, file, stripped))
+    var depth = 0
+    for line in stripped.split(separator: "\n", omittingEmptySubsequences: false) {
+      if depth == 0, let match = line.firstMatch(of: declaration), owner[String(match.1)] == nil {
+        owner[String(match.1)] = folder
+      }
+      depth += line.filter { $0 == "{" }.count - line.filter { $0 == "}" }.count
+    }
+  }
+}
+
+for source in sources {
+  let rank = layers.firstIndex(of: source.folder)!
+  var seen = Set<String>()
+  for match in source.code.matches(of: word) {
+    let name = String(match.0)
+    guard seen.insert(name).inserted, let folder = owner[name],
+      let other = layers.firstIndex(of: folder), other > rank
+    else { continue }
+    failures.append(
+      "Sources/JSONKit/\(source.folder)/\(source.file): uses \(name), declared in \(folder), "
+        + "a layer above \(source.folder)")
+  }
+}
+
+if failures.isEmpty { exit(0) }
+for failure in failures { print(failure) }
+exit(1)
