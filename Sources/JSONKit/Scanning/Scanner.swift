@@ -33,6 +33,10 @@ struct Scanner<Recording: ScanRecording> {
   var index = 0
   var state: ScanState
   let configuration: ScanConfiguration
+  /// What may stand between tokens beyond JSON's whitespace.
+  private let lexicalRules: LexicalRules
+  /// Whether anything may: comments, vertical tab and form feed, or
+  /// Unicode line breaks.
   private let extendedWhitespace: Bool
   let looseUnicode: Bool
   /// Whether the JSON5 grammar is accepted.
@@ -54,7 +58,8 @@ struct Scanner<Recording: ScanRecording> {
     self.state = state
     self.configuration = configuration
     let options = configuration.options
-    extendedWhitespace = !options.isDisjoint(with: [.comments, .unicodeNewlines, .json5])
+    lexicalRules = LexicalRules(options)
+    extendedWhitespace = lexicalRules.allowsMoreThanJSON
     looseUnicode = options.contains(.looseUnicode)
     json5 = options.contains(.json5)
     trailingCommas = !options.isDisjoint(with: [.trailingCommas, .json5])
@@ -373,33 +378,25 @@ struct Scanner<Recording: ScanRecording> {
   /// Skips one comment or one Unicode newline when the options allow it;
   /// returns whether it skipped anything.
   private mutating func skipExtendedWhitespace() throws(ScanFailure) -> Bool {
-    let options = configuration.options
     let byte = base[index]
-    // JSON5 adds vertical tab and form feed, but no Unicode line breaks:
-    // Foundation's JSON5 reader rejects them.
-    if byte == 0x0B || byte == 0x0C, json5 || options.contains(.unicodeNewlines) {
+    if lexicalRules.isWhitespace(byte) {
       index += 1
       return true
     }
-    if options.contains(.unicodeNewlines) {
-      if byte == 0xC2, index + 1 < end, base[index + 1] == 0x85 {
-        index += 2
-        return true
-      }
-      if byte == 0xE2, index + 2 < end, base[index + 1] == 0x80,
-        base[index + 2] == 0xA8 || base[index + 2] == 0xA9
-      {
-        index += 3
+    if lexicalRules.allowsUnicodeNewlines {
+      let length = LexicalRules.unicodeNewlineLength(base, at: index, end: end)
+      if length > 0 {
+        index += length
         return true
       }
     }
-    guard json5 || options.contains(.comments), byte == UInt8(ascii: "/"), index + 1 < end else {
+    guard lexicalRules.allowsComments, byte == UInt8(ascii: "/"), index + 1 < end else {
       return false
     }
     let start = index
     if base[index + 1] == UInt8(ascii: "/") {
       index += 2
-      while index < end, base[index] != 0x0A, base[index] != 0x0D {
+      while index < end, !LexicalRules.endsLineComment(base[index]) {
         try skipCommentCharacter()
       }
       return true

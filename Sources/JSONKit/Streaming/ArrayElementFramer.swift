@@ -21,16 +21,12 @@ struct ArrayElementFramer: RecordFramer {
     case none, slash, line, block, blockStar
   }
 
-  private let allowsComments: Bool
+  /// What may stand between tokens beyond JSON's whitespace, as the
+  /// scanner reads it.
+  private let lexicalRules: LexicalRules
   /// Whether `'` opens a string, as in JSON5.
   private let singleQuotes: Bool
   private let allowsTrailingComma: Bool
-  /// Whether vertical tab and form feed are whitespace (JSON5, or
-  /// `.unicodeNewlines`).
-  private let extendedWhitespace: Bool
-  /// Whether U+0085, U+2028 and U+2029 are whitespace, as the scanner
-  /// reads them with `.unicodeNewlines`.
-  private let unicodeNewlines: Bool
   private let permitsTextAfterArray: Bool
   private let maxDepth: Int
 
@@ -62,12 +58,9 @@ struct ArrayElementFramer: RecordFramer {
   init(options: JKParseOptions, maxDepth: Int) {
     self.maxDepth = maxDepth
     let json5 = options.contains(.json5)
-    allowsComments = json5 || options.contains(.comments)
+    lexicalRules = LexicalRules(options)
     singleQuotes = json5
     allowsTrailingComma = json5 || options.contains(.trailingCommas)
-    // JSON5's extra whitespace is vertical tab and form feed, as here.
-    extendedWhitespace = json5 || options.contains(.unicodeNewlines)
-    unicodeNewlines = options.contains(.unicodeNewlines)
     permitsTextAfterArray = options.contains(.permitTextAfterValidJSON)
   }
 
@@ -134,13 +127,13 @@ struct ArrayElementFramer: RecordFramer {
         position = end
       default:
         let byte = base[position]
-        if isWhitespace(byte) {
+        if lexicalRules.isWhitespace(byte) {
           noteLineBreak(byte, at: origin + position)
           position += 1
           continue
         }
-        if unicodeNewlines, byte == 0xC2 || byte == 0xE2 {
-          let length = Self.unicodeNewlineLength(base, at: position, end: end)
+        if lexicalRules.allowsUnicodeNewlines, byte == 0xC2 || byte == 0xE2 {
+          let length = LexicalRules.unicodeNewlineLength(base, at: position, end: end)
           if length > 0 {
             position += length
             continue
@@ -151,7 +144,7 @@ struct ArrayElementFramer: RecordFramer {
             return nil
           }
         }
-        if byte == UInt8(ascii: "/"), allowsComments {
+        if byte == UInt8(ascii: "/"), lexicalRules.allowsComments {
           openComment(at: origin + position, in: buffer)
           position += 1
           continue
@@ -215,8 +208,8 @@ struct ArrayElementFramer: RecordFramer {
       let byte = base[position]
       if isScalar {
         if isScalarDelimiter(byte) { return (position, .ended) }
-        if unicodeNewlines, byte == 0xC2 || byte == 0xE2 {
-          let length = Self.unicodeNewlineLength(base, at: position, end: end)
+        if lexicalRules.allowsUnicodeNewlines, byte == 0xC2 || byte == 0xE2 {
+          let length = LexicalRules.unicodeNewlineLength(base, at: position, end: end)
           if length > 0 { return (position, .ended) }
           if length < 0, !atEnd { return (position, .needsBytes) }
         }
@@ -235,7 +228,7 @@ struct ArrayElementFramer: RecordFramer {
         depth -= 1
         if depth == 0 { return (position + 1, .ended) }
       case 0x0A, 0x0D: noteLineBreak(byte, at: origin + position)
-      case UInt8(ascii: "/") where allowsComments: return (position, .comment)
+      case UInt8(ascii: "/") where lexicalRules.allowsComments: return (position, .comment)
       default: break
       }
       position += 1
@@ -335,7 +328,7 @@ struct ArrayElementFramer: RecordFramer {
       guard stage == .inElement else { throw strayCommentSlash(in: buffer) }
       return false
     case .line:
-      if byte == 0x0A || byte == 0x0D {
+      if LexicalRules.endsLineComment(byte) {
         comment = .none
         return false
       }
@@ -400,33 +393,6 @@ struct ArrayElementFramer: RecordFramer {
 
   // MARK: - Bytes
 
-  private func isWhitespace(_ byte: UInt8) -> Bool {
-    switch byte {
-    case 0x20, 0x0A, 0x0D, 0x09: true
-    case 0x0B, 0x0C: extendedWhitespace
-    default: false
-    }
-  }
-
-  /// The length of the U+0085, U+2028 or U+2029 at `position`; 0 if there
-  /// is none there, -1 if the bytes held end inside what may be one.
-  private static func unicodeNewlineLength(
-    _ base: UnsafePointer<UInt8>, at position: Int, end: Int
-  ) -> Int {
-    switch base[position] {
-    case 0xC2:
-      guard position + 1 < end else { return -1 }
-      return base[position + 1] == 0x85 ? 2 : 0
-    case 0xE2:
-      guard position + 1 < end else { return -1 }
-      guard base[position + 1] == 0x80 else { return 0 }
-      guard position + 2 < end else { return -1 }
-      return base[position + 2] == 0xA8 || base[position + 2] == 0xA9 ? 3 : 0
-    default:
-      return 0
-    }
-  }
-
   /// The index of the first `quote` or backslash at or after `start`, or
   /// `end`: nothing else inside a string can end it, so the string's other
   /// bytes (non-ASCII ones included, which the scanner checks) are passed
@@ -466,7 +432,7 @@ struct ArrayElementFramer: RecordFramer {
       UInt8(ascii: "{"), UInt8(ascii: "\""), UInt8(ascii: ":"), UInt8(ascii: "/"):
       true
     case UInt8(ascii: "'"): singleQuotes
-    default: isWhitespace(byte)
+    default: lexicalRules.isWhitespace(byte)
     }
   }
 
