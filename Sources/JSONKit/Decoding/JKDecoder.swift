@@ -333,10 +333,10 @@ public final class JKDecoder: @unchecked Sendable {
     let bytes =
       text.utf8.isEmpty && options.assumesTopLevelDictionary ? Self.emptyObject : text.utf8
     do {
-      try Scanner.scan(bytes, into: context, configuration: configuration)
+      try text.scan(into: context, configuration: configuration, reading: bytes)
     } catch {
       contexts.give(context)
-      throw DecodingErrors.invalidJSON(text.relocated(error))
+      throw DecodingErrors.invalidJSON(error)
     }
     var session = DecodingSession(context: context, input: bytes, options: options)
     defer {

@@ -188,12 +188,7 @@ extension JSONValue {
     let pool = ScanContextPool.shared
     let context = pool.take()
     defer { pool.give(context) }
-    do {
-      try Scanner.validate(
-        text.utf8, with: context, configuration: configuration(options, maxDepth))
-    } catch {
-      throw text.relocated(error)
-    }
+    try text.validate(with: context, configuration: configuration(options, maxDepth))
   }
 
   private static func configuration(_ options: JKParseOptions, _ maxDepth: Int)
@@ -212,11 +207,7 @@ extension JSONValue {
     let context = pool.take()
     defer { pool.give(context) }
     let configuration = configuration(options, maxDepth)
-    do {
-      try Scanner.scan(text.utf8, into: context, configuration: configuration)
-    } catch {
-      throw text.relocated(error)
-    }
+    try text.scan(into: context, configuration: configuration)
     return try body(Tape(context: context, input: text.utf8), configuration)
   }
 }

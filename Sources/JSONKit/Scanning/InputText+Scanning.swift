@@ -1,0 +1,30 @@
+/// The one way from a document's text to its tape, or to the answer of
+/// validating it: every reader of whole documents (`JKDecoder`, `JSONValue`'s
+/// parsers and validators) scans through here, so that an error is always
+/// placed in the caller's bytes.
+extension InputText {
+  /// Scans the text into the tape of `context`. `bytes`, when given, are
+  /// read in the text's place (`{}` for the empty input of a top level
+  /// whose braces may be left out); a place in them is a place in the text.
+  func scan(
+    into context: ScanContext, configuration: ScanConfiguration,
+    reading bytes: UnsafeRawBufferPointer? = nil
+  ) throws(JKParseError) {
+    do {
+      try Scanner.scan(bytes ?? utf8, into: context, configuration: configuration)
+    } catch {
+      throw relocated(error)
+    }
+  }
+
+  /// Validates the text with the stack of `context`, recording nothing.
+  func validate(with context: ScanContext, configuration: ScanConfiguration)
+    throws(JKParseError)
+  {
+    do {
+      try Scanner.validate(utf8, with: context, configuration: configuration)
+    } catch {
+      throw relocated(error)
+    }
+  }
+}
