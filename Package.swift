@@ -16,7 +16,10 @@ let package = Package(
     .systemLibrary(
       name: "CZlib", path: "Sources/CZlib",
       providers: [.apt(["zlib1g-dev"]), .yum(["zlib-devel"])]),
-    .target(name: "JSONKit", dependencies: ["CZlib"]),
+    // The pages on the tape and the encoder's states are Markdown beside the code.
+    .target(
+      name: "JSONKit", dependencies: ["CZlib"],
+      exclude: ["Scanning/TapeLayout.md", "Encoding/EncoderStates.md"]),
     .target(name: "JSONKitCorpus"),
     .executableTarget(name: "jsonkit", dependencies: ["JSONKit", "JSONKitCorpus"]),
     // The tool is a dependency so that its chart drawing can be tested
