@@ -291,6 +291,28 @@ struct EncoderSemanticsTests {
     }
   }
 
+  /// Encodes two single values for one place: Foundation stops the process;
+  /// JSONKit must throw.
+  struct TwoSingleValues: Encodable {
+    var first: JSONValue
+    func encode(to encoder: any Encoder) throws {
+      var single = encoder.singleValueContainer()
+      try single.encode(first)
+      try single.encode(5)
+    }
+  }
+
+  @Test func aSecondSingleValueAfterAContainerValueThrows() throws {
+    for first: JSONValue in [["a": 1], []] {
+      #expect(throws: EncodingError.self) { try JKEncoder().encode(TwoSingleValues(first: first)) }
+    }
+    // An empty object is read back as the placeholder of a value still to
+    // come, so the second value replaces it without an error.
+    withKnownIssue("an empty object written as a single value can be overwritten") {
+      #expect(throws: EncodingError.self) { try JKEncoder().encode(TwoSingleValues(first: [:])) }
+    }
+  }
+
   /// Passes its encoder on to `Silent`, writing nothing itself.
   struct Forwarding: Encodable {
     func encode(to encoder: any Encoder) throws {
