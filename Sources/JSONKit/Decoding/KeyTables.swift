@@ -76,8 +76,10 @@ final class KeyTables {
   }
 
   /// The name id of `name` under `naming` (or ``KeyNames/none``), and what
-  /// to pass as `previous` with the next name asked for in the same object
-  /// (-1 for an object's first; see ``AskedNames``).
+  /// to pass as `previous` with the next name asked for in the same object.
+  /// `previous` is that value from the name asked before, the start of the
+  /// key type for an object's first name (``AskedNames/start(forKeyType:)``),
+  /// or -1 for no prediction; see ``AskedNames``.
   @inline(__always)
   func nameID(of name: String, after previous: Int, _ naming: KeyNames.Naming) -> (
     nameID: UInt32, entry: Int

@@ -20,7 +20,8 @@ struct ScanState {
   /// whenever `keys` is emptied, since the ids then mean other keys.
   var derivedKeyTables: AnyObject?
 
-  /// Buffers larger than these are shrunk when a scan starts, so that one
+  /// Buffers larger than these are shrunk when the context is readied for
+  /// its next document (``reset()``, as its pool takes it back), so that one
   /// huge document does not keep its memory alive in a cache.
   static let keptTapeEntries = 1 << 16
   static let keptArenaBytes = 1 << 20

@@ -17,8 +17,8 @@
 /// |             | `inArena` flag, the arena offset of an 8-byte length        |
 /// |             | followed by the unescaped bytes                            |
 /// | key         | the key's id in the ``KeyCache``                           |
-/// | array       | child count in the high 32 bits, and in the low 32 bits    |
-/// | object      | the index of the first entry after the container           |
+/// | array,      | child count in the high 32 bits; in the low 32 bits, the   |
+/// | object      | index of the first entry after the container               |
 ///
 /// The flags are the kind's: a string's `inArena` (1) and `isASCII` (2), an
 /// object's `hasDuplicateKeys` (1), a number's `json5Number` (1).
