@@ -6,20 +6,8 @@ import Testing
 /// whole document is validated, with coding paths from the root.
 @Suite("Decoding at a JSON Pointer")
 struct DecodingAtPointerTests {
-  static let document = #"""
-    {
-      "foo": ["bar", "baz"],
-      "": 0,
-      "a/b": 1,
-      "c%d": 2,
-      "e^f": 3,
-      "g|h": 4,
-      "i\\j": 5,
-      "k\"l": 6,
-      " ": 7,
-      "m~n": 8
-    }
-    """#
+  /// RFC 6901's example document.
+  static let document = JSONPointerRFCExampleTests.text
 
   @Test(arguments: JSONPointerRFCExampleTests.examples)
   func rfcExamples(_ text: String, _ expected: JSONValue) throws {

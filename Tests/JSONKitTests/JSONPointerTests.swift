@@ -13,21 +13,22 @@ private func parsed(_ text: String) throws(JSONPointer.SyntaxError) -> JSONPoint
 @Suite("JSON Pointer: RFC 6901 examples")
 struct JSONPointerRFCExampleTests {
   /// The document of section 5, as the RFC writes it.
-  static let document = try! JSONValue(
-    parsing: #"""
-      {
-        "foo": ["bar", "baz"],
-        "": 0,
-        "a/b": 1,
-        "c%d": 2,
-        "e^f": 3,
-        "g|h": 4,
-        "i\\j": 5,
-        "k\"l": 6,
-        " ": 7,
-        "m~n": 8
-      }
-      """#)
+  static let text = #"""
+    {
+      "foo": ["bar", "baz"],
+      "": 0,
+      "a/b": 1,
+      "c%d": 2,
+      "e^f": 3,
+      "g|h": 4,
+      "i\\j": 5,
+      "k\"l": 6,
+      " ": 7,
+      "m~n": 8
+    }
+    """#
+
+  static let document = try! JSONValue(parsing: text)
 
   static let examples: [(String, JSONValue)] = [
     ("/foo", ["bar", "baz"]),

@@ -61,11 +61,7 @@ extension DecodingSession {
         guard let position = key.intValue, position >= 0, position < entry.childCount else {
           return current
         }
-        var element = current + 1
-        for _ in 0..<position {
-          element = indexAfter(element)
-        }
-        current = element
+        current = elementIndex(position, inArray: current)
       case .object:
         guard let value = member(named: key.stringValue, inObject: current, path: path[..<level])
         else { return current }
@@ -82,17 +78,18 @@ extension DecodingSession {
   private func member(
     named name: String, inObject object: Int, path: ArraySlice<any CodingKey>
   ) -> Int? {
-    let named: [String] =
-      if case .custom = options.keyDecodingStrategy {
-        customKeyNames(ofObject: object, path: Array(path))
-      } else {
-        members(ofObject: object).map { keyName($0.key) }
-      }
+    let named = memberNames(ofObject: object, path: Array(path))
     var found: Int?
     for (member, memberName) in zip(members(ofObject: object), named) where memberName == name {
       found = member.value
     }
-    if found != nil { return found }
+    return found ?? lastMember(writtenAs: name, inObject: object)
+  }
+
+  /// The value of the last member of the object at `object` whose key is
+  /// `name` as written in the JSON.
+  func lastMember(writtenAs name: String, inObject object: Int) -> Int? {
+    var found: Int?
     for member in members(ofObject: object) where rawKey(entries[member.key]) == name {
       found = member.value
     }
@@ -108,12 +105,7 @@ extension DecodingSession {
   {
     let isSnakeCase =
       if case .convertFromSnakeCase = options.keyDecodingStrategy { true } else { false }
-    let named: [String] =
-      if case .custom = options.keyDecodingStrategy {
-        customKeyNames(ofObject: object, path: path)
-      } else {
-        members(ofObject: object).map { keyName($0.key) }
-      }
+    let named = memberNames(ofObject: object, path: path)
     let lowered = name.lowercased()
     var caseHint: String?
     for (member, memberName) in zip(members(ofObject: object), named) {

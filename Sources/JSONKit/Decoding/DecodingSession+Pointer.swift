@@ -16,11 +16,7 @@ extension DecodingSession {
       let entry = entries[current]
       switch entry.kind {
       case .object:
-        var found: Int?
-        for member in members(ofObject: current) where rawKey(entries[member.key]) == token {
-          found = member.value
-        }
-        guard let found else {
+        guard let found = lastMember(writtenAs: token, inObject: current) else {
           throw DecodingErrors.keyNotFound(
             AnyCodingKey(stringValue: token), path: codingPath(to: current))
         }
@@ -34,11 +30,7 @@ extension DecodingSession {
               "No value at JSON Pointer token \"\(token)\": the array has \(count) element\(count == 1 ? "" : "s")."
           )
         }
-        var element = current + 1
-        for _ in 0..<position {
-          element = indexAfter(element)
-        }
-        current = element
+        current = elementIndex(position, inArray: current)
       default:
         throw DecodingErrors.atEnd(
           type, path: codingPath(to: current) + [Self.pathKey(token)],

@@ -387,6 +387,26 @@ final class DecodingSession {
     names.names[Int(id)]
   }
 
+  /// Every member's name as the key strategy names it, in order: what
+  /// keyed containers compare coding keys with. The path of the object is
+  /// asked for only by the custom strategy.
+  func memberNames(ofObject object: Int, path: @autoclosure () -> [any CodingKey]) -> [String] {
+    if case .custom = options.keyDecodingStrategy {
+      return customKeyNames(ofObject: object, path: path())
+    }
+    return members(ofObject: object).map { keyName($0.key) }
+  }
+
+  /// The tape index of element `position` of the array at `array`, which
+  /// has more elements than that.
+  func elementIndex(_ position: Int, inArray array: Int) -> Int {
+    var element = array + 1
+    for _ in 0..<position {
+      element = indexAfter(element)
+    }
+    return element
+  }
+
   /// For the custom key strategy: every member's key as the strategy's
   /// closure maps it, given the path of the object.
   func customKeyNames(ofObject object: Int, path: [any CodingKey]) -> [String] {

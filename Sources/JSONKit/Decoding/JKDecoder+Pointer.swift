@@ -25,10 +25,7 @@ extension JKDecoder {
   public func decode<T: Decodable>(_ type: T.Type, from data: Data, at pointer: JSONPointer)
     throws -> T
   {
-    let tokens = try pointer.validated().tokens
-    return try data.withUnsafeBytes { bytes in
-      try withRootDecoder(bytes) { try $0.session.unwrap(type, atTokens: tokens) }
-    }
+    try data.withUnsafeBytes { try decode(type, from: $0, at: pointer) }
   }
 
   /// Decodes a value of type `T` from the part of JSON bytes that `pointer`
@@ -36,10 +33,7 @@ extension JKDecoder {
   public func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8], at pointer: JSONPointer)
     throws -> T
   {
-    let tokens = try pointer.validated().tokens
-    return try bytes.withUnsafeBytes { bytes in
-      try withRootDecoder(bytes) { try $0.session.unwrap(type, atTokens: tokens) }
-    }
+    try bytes.withUnsafeBytes { try decode(type, from: $0, at: pointer) }
   }
 
   /// Decodes a value of type `T` from the part of JSON text that `pointer`

@@ -132,19 +132,15 @@ extension DecodingSession {
   /// `object` that no lookup found: neither its value, nor (where members
   /// share a name, so that lookups find the last) a member of its name.
   fileprivate func firstUnknownMember(ofObject object: Int, found: TapeIndexSet) -> Int? {
-    let sharesNames =
-      entries[object].flags & TapeEntry.hasDuplicateKeys != 0 || hasSharedNames
-    if case .custom = options.keyDecodingStrategy {
-      let named = customKeyNames(ofObject: object, path: codingPath(to: object))
-      let known = Set(zip(members(ofObject: object), named).filter { found[$0.0.value] }.map(\.1))
-      return zip(members(ofObject: object), named).first { !known.contains($1) }?.0.key
-    }
-    guard sharesNames else {
+    let isCustom = if case .custom = options.keyDecodingStrategy { true } else { false }
+    if !isCustom, entries[object].flags & TapeEntry.hasDuplicateKeys == 0, !hasSharedNames {
       return members(ofObject: object).first { !found[$0.value] }?.key
     }
-    let known = Set(
-      members(ofObject: object).filter { found[$0.value] }.map { nameID(ofKey: $0.id) })
-    return members(ofObject: object).first { !known.contains(nameID(ofKey: $0.id)) }?.key
+    // Members may share a name (the custom strategy's closure may give
+    // two keys one): a lookup finds one of them, and the name is known.
+    let named = memberNames(ofObject: object, path: codingPath(to: object))
+    let known = Set(zip(members(ofObject: object), named).filter { found[$0.0.value] }.map(\.1))
+    return zip(members(ofObject: object), named).first { !known.contains($1) }?.0.key
   }
 
   /// Decodes `type` by its `init(from:)` from the value at `index`, and

@@ -105,13 +105,10 @@ public struct JKParseError: Error, Sendable, Hashable, CustomStringConvertible {
   /// Creates an error, working out the line, column and excerpt from the
   /// input, which is why the scanner need not count lines as it goes.
   init(_ kind: Kind, _ message: String, offset: Int, in input: UnsafeRawBufferPointer) {
-    self.kind = kind
-    self.message = message
-    self.offset = offset
-    let position = SourcePosition(offset: offset, in: input)
-    self.line = position.line
-    self.column = position.column
-    self.excerpt = position.excerpt
+    let location = JKInputLocation(offset: offset, in: input)
+    self.init(
+      kind, message, offset: offset, line: location.line, column: location.column,
+      excerpt: location.excerpt)
   }
 
   /// An error whose place is already known: one moved from transcoded
