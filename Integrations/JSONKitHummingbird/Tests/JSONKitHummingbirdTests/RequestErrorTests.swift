@@ -32,8 +32,11 @@ struct RequestErrorTests {
     let (status, message) = try await post(TestApp.orderJSON(name: "5"))
     #expect(status == .badRequest)
     #expect(
-      message
-        == "Type mismatch at customer.name: Expected to decode String but found number instead.")
+      message.hasPrefix(
+        "Type mismatch at customer.name: Expected to decode String but found number instead."),
+      "\(message)")
+    #expect(
+      message.contains("The value is around line 3, column 24 (byte offset 36)"), "\(message)")
   }
 
   @Test func aMismatchInsideAnArrayNamesTheIndex() async throws {

@@ -66,23 +66,49 @@ extension JKDecoder: @retroactive ContentDecoder {
 }
 
 extension DecodingError {
-  /// The error with a syntax error's position said once in Vapor's reason.
+  /// The error with its position said once in Vapor's reason.
   ///
   /// Vapor's reason for a `DecodingError` is its description followed by
-  /// the underlying error's. JSONKit's description already ends with the
-  /// underlying ``JKParseError``, so the reason would say the position
-  /// twice; the description keeps only its first sentence, as Foundation's
-  /// does on Apple platforms, and the underlying error says where.
+  /// the underlying error's. JSONKit's description already ends with where
+  /// the error is — the underlying ``JKParseError`` of a syntax error, or
+  /// the sentence about the ``JKInputLocation`` of a value — so the reason
+  /// would say the position twice; the description keeps Foundation's words
+  /// (and any hint about a key's spelling), and the underlying error says
+  /// where.
   fileprivate var sayingPositionOnce: DecodingError {
-    guard case .dataCorrupted(let context) = self,
-      let parseError = context.underlyingError as? JKParseError
-    else { return self }
-    let repeated = " \(parseError)"
-    guard context.debugDescription.hasSuffix(repeated) else { return self }
-    return .dataCorrupted(
-      DecodingError.Context(
-        codingPath: context.codingPath,
-        debugDescription: String(context.debugDescription.dropLast(repeated.count)),
-        underlyingError: parseError))
+    guard let context = errorContext else { return self }
+    let repeated: [String]
+    switch context.underlyingError {
+    case let parseError as JKParseError:
+      repeated = [" \(parseError)"]
+    case let location as JKInputLocation:
+      repeated = ["value", "key", "object"].map { " The \($0) is around \(location)" }
+    default:
+      return self
+    }
+    guard let suffix = repeated.first(where: context.debugDescription.hasSuffix) else {
+      return self
+    }
+    let shortened = DecodingError.Context(
+      codingPath: context.codingPath,
+      debugDescription: String(context.debugDescription.dropLast(suffix.count)),
+      underlyingError: context.underlyingError)
+    switch self {
+    case .typeMismatch(let type, _): return .typeMismatch(type, shortened)
+    case .valueNotFound(let type, _): return .valueNotFound(type, shortened)
+    case .keyNotFound(let key, _): return .keyNotFound(key, shortened)
+    case .dataCorrupted: return .dataCorrupted(shortened)
+    @unknown default: return self
+    }
+  }
+
+  /// The error's context, whatever its case.
+  private var errorContext: Context? {
+    switch self {
+    case .typeMismatch(_, let context), .valueNotFound(_, let context),
+      .keyNotFound(_, let context), .dataCorrupted(let context):
+      context
+    @unknown default: nil
+    }
   }
 }
