@@ -26,8 +26,8 @@ import Foundation
 /// `.convertFromSnakeCase` converts each distinct key once), shared by every
 /// decoder in the process and reused by later calls, so a decoder made for
 /// one call costs no more than one kept; ``clearCache()`` empties it.
-public final class JKDecoder: @unchecked Sendable {
-  // Unchecked: the mutable state is `options`, guarded by `lock`; the
+public final class JKDecoder: LockedOptions, @unchecked Sendable {
+  // Unchecked: the mutable state is `options`, guarded by `optionsLock`; the
   // cache pool synchronizes itself.
 
   /// How keys in the JSON are matched with coding keys: Foundation's type.
@@ -74,8 +74,10 @@ public final class JKDecoder: @unchecked Sendable {
     case reject
   }
 
-  private let lock = NSLock()
-  private var storedOptions = Options()
+  /// Guards ``storedOptions``.
+  let optionsLock = NSLock()
+  /// The settings, read whole at the start of each call.
+  var storedOptions = Options()
   /// The scan contexts, with their buffers and key caches: process-wide,
   /// so that what one decoder builds up serves every other.
   private var contexts: ScanContextPool { .shared }
@@ -87,15 +89,7 @@ public final class JKDecoder: @unchecked Sendable {
   /// limits, `userInfo`), to change without changing this one: for
   /// example, a per-request variant of a JKDecoder that requests share.
   public func copy() -> JKDecoder {
-    let copy = JKDecoder()
-    copy.storedOptions = withOptions { $0 }
-    return copy
-  }
-
-  func withOptions<R>(_ body: (inout Options) -> R) -> R {
-    lock.lock()
-    defer { lock.unlock() }
-    return body(&storedOptions)
+    copyWithSettings()
   }
 
   /// How keys in the JSON are matched with coding keys. Default: `.useDefaultKeys`.

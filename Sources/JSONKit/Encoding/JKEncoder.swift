@@ -27,8 +27,8 @@ import Foundation
 /// throws `EncodingError.invalidValue` with the coding path of that place.
 ///
 /// One encoder may be used from many threads at once.
-public final class JKEncoder: @unchecked Sendable {
-  // Unchecked: the only mutable state, `storedOptions`, is guarded by `lock`.
+public final class JKEncoder: LockedOptions, @unchecked Sendable {
+  // Unchecked: the only mutable state, `storedOptions`, is guarded by `optionsLock`.
 
   /// The output options: ``JKOutputFormatting``.
   public typealias OutputFormatting = JKOutputFormatting
@@ -54,8 +54,10 @@ public final class JKEncoder: @unchecked Sendable {
     var compression = JKCompression.none
   }
 
-  private let lock = NSLock()
-  private var storedOptions = Options()
+  /// Guards ``storedOptions``.
+  let optionsLock = NSLock()
+  /// The settings, read whole at the start of each call.
+  var storedOptions = Options()
 
   /// Creates an encoder with Foundation's defaults.
   public init() {}
@@ -64,15 +66,7 @@ public final class JKEncoder: @unchecked Sendable {
   /// limits, `userInfo`), to change without changing this one: for
   /// example, a per-request variant of a JKEncoder that requests share.
   public func copy() -> JKEncoder {
-    let copy = JKEncoder()
-    copy.storedOptions = withOptions { $0 }
-    return copy
-  }
-
-  private func withOptions<R>(_ body: (inout Options) -> R) -> R {
-    lock.lock()
-    defer { lock.unlock() }
-    return body(&storedOptions)
+    copyWithSettings()
   }
 
   /// The layout and escaping of the output. Default: `[]` (compact).

@@ -1,0 +1,36 @@
+import Foundation
+
+/// A coder whose settings are one `Options` value behind a lock, read whole
+/// at the start of each call: `JKDecoder` and `JKEncoder` share the code
+/// that guards, reads and copies them.
+///
+/// The lock is held only while the value is read or changed, so one coder
+/// may be configured and used from many threads at once, and a call in
+/// progress keeps the settings it started with.
+protocol LockedOptions: AnyObject {
+  /// Everything that configures one call.
+  associatedtype Options
+  /// The lock that guards ``storedOptions``.
+  var optionsLock: NSLock { get }
+  /// The settings; read and changed only through ``withOptions(_:)``.
+  var storedOptions: Options { get set }
+  /// A coder with the default settings.
+  init()
+}
+
+extension LockedOptions {
+  /// The result of `body` on the settings, which it may change, under the
+  /// lock.
+  func withOptions<R>(_ body: (inout Options) -> R) -> R {
+    optionsLock.lock()
+    defer { optionsLock.unlock() }
+    return body(&storedOptions)
+  }
+
+  /// A new coder with a copy of these settings.
+  func copyWithSettings() -> Self {
+    let copy = Self()
+    copy.storedOptions = withOptions { $0 }
+    return copy
+  }
+}
