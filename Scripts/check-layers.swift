@@ -24,6 +24,7 @@ let layers = [
   "Decoding",  // JKDecoder over the tape
   "Encoding",  // JKEncoder
   "Streaming",  // JSON Lines and array streams, both ways
+  "CBOR",  // the CBOR reader, writer, value and codec
 ]
 
 let root = URL(fileURLWithPath: CommandLine.arguments.count > 1 ? CommandLine.arguments[1] : ".")

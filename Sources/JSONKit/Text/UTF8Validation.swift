@@ -77,3 +77,35 @@ enum UTF8Validation {
     (scalar &- 0xFDD0) < 0x20 || scalar & 0xFFFE == 0xFFFE
   }
 }
+
+extension UTF8Validation {
+  /// The offset of the first byte of `bytes` that is not part of a
+  /// well-formed UTF-8 sequence, or `nil` when all of it is well-formed.
+  ///
+  /// Only Unicode's well-formedness counts here: U+0000 and noncharacters
+  /// are scalars like any other, as formats other than JSON (CBOR's text
+  /// strings) take them.
+  static func firstIllFormedOffset(_ bytes: UnsafeRawBufferPointer) -> Int? {
+    guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return nil }
+    let end = bytes.count
+    var index = 0
+    while index < end {
+      // Eight ASCII bytes at a time: most text is ASCII.
+      if end - index >= 8 {
+        let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+        if word & 0x8080_8080_8080_8080 == 0 {
+          index += 8
+          continue
+        }
+      }
+      if base[index] < 0x80 {
+        index += 1
+        continue
+      }
+      let length = decodeMultibyte(base, at: index, end: end).length
+      guard length > 0 else { return index }
+      index += length
+    }
+    return nil
+  }
+}
