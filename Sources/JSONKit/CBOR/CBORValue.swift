@@ -144,14 +144,15 @@ extension CBORValue {
 }
 
 extension CBORValue: Equatable {
-  /// Whether the two items are the same data item: floats are equal when
-  /// their bits are (so `NaN` equals itself, and `-0.0` differs from
-  /// `0.0`), and a float never equals an integer.
+  /// Whether the two items are the same data item: text is equal when its
+  /// UTF-8 bytes are (not by Unicode canonical equivalence, as `String`
+  /// compares), floats when their bits are (so `NaN` equals itself, and
+  /// `-0.0` differs from `0.0`), and a float never equals an integer.
   public static func == (lhs: CBORValue, rhs: CBORValue) -> Bool {
     switch (lhs, rhs) {
     case (.unsigned(let a), .unsigned(let b)), (.negative(let a), .negative(let b)): a == b
     case (.bytes(let a), .bytes(let b)): a == b
-    case (.text(let a), .text(let b)): a == b
+    case (.text(let a), .text(let b)): a.utf8.elementsEqual(b.utf8)
     case (.array(let a), .array(let b)): a == b
     case (.map(let a), .map(let b)):
       a.count == b.count && zip(a, b).allSatisfy { $0.key == $1.key && $0.value == $1.value }
