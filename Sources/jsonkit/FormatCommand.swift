@@ -52,6 +52,17 @@ enum FormatCommand {
       gzip-compressed input is inflated first (unless --no-gunzip), with
       --lines a chunk at a time. With --gzip the output is the formatted text
       compressed as one gzip member, without the final line break.
+
+      CBOR (RFC 8949), JSONKit's binary format, converts both ways: --to cbor
+      writes the document as CBOR ('jsonkit format --to cbor in.json >
+      out.cbor'), and a FILE whose name ends in .cbor, or that starts with the
+      self-described CBOR tag, or that --from cbor names, is read as CBOR and
+      written as JSON ('jsonkit format out.cbor'). CBOR is read strictly; an
+      item JSON cannot hold (a byte string, a tag, NaN) is reported with the
+      JSON Pointer of its place, exit status 1. --to diagnostic prints CBOR
+      in RFC 8949's diagnostic notation. The JSON output options apply to
+      JSON output only; CBOR cannot be used with --lines, --in-place or
+      --gzip.
       """,
     groups: [
       OptionGroup(
@@ -68,7 +79,7 @@ enum FormatCommand {
           LineReader.maxRecordSizeOption,
           .flag("--gzip", "Compress the output with gzip (level 6)."),
           .valued("--gzip-level", "N", "Compress the output with gzip at level N, 0 to 9."),
-        ]),
+        ] + FormatConversion.options),
       ParseSettings.group,
     ],
     run: run)
@@ -80,6 +91,13 @@ enum FormatCommand {
     let maxLineLength = try LineReader.maxLineLength(arguments)
     let pointer = try PointerOption.pointer(arguments)
     var operands = arguments.operands
+    let outputFormat = try FormatConversion.outputFormat(arguments)
+    if outputFormat != .json || arguments.value(of: "--from") == "cbor" {
+      for option in ["--lines", "--in-place", "--gzip", "--gzip-level"] where arguments.has(option)
+      {
+        throw .usage("\(option) cannot be used with CBOR")
+      }
+    }
     if arguments.has("--lines") {
       guard !arguments.has("--pretty") else {
         throw .usage("--pretty cannot be used with --lines: a JSON Lines record stays on one line")
@@ -117,7 +135,8 @@ enum FormatCommand {
         } else if arguments.has("--in-place") {
           try formatInPlace(input, settings, formatting, compression)
         } else {
-          let (_, output) = try format(input, settings, formatting, compression, pointer)
+          let output = try convert(
+            input, arguments, outputFormat, settings, formatting, compression, pointer)
           try OutputFile.writeStandardOutput(output)
         }
       } catch {
@@ -155,35 +174,77 @@ enum FormatCommand {
 
   private static let lineBreak = Data([0x0A])
 
-  /// The input's bytes and the output's pieces: the formatted text (of
-  /// the value `pointer` names, if any) and a line break, or the text
-  /// compressed.
+  /// The output's pieces for JSON `data` read from `input`: the formatted
+  /// text (of the value `pointer` names, if any) and a line break, or the
+  /// text compressed.
   private static func format(
-    _ input: InputFile, _ settings: ParseSettings, _ formatting: JKOutputFormatting,
-    _ compression: JKCompression, _ pointer: JSONPointer? = nil
-  ) throws(ToolError) -> (input: Data, output: [Data]) {
+    _ input: InputFile, _ data: Data, _ settings: ParseSettings,
+    _ formatting: JKOutputFormatting, _ compression: JKCompression, _ pointer: JSONPointer? = nil
+  ) throws(ToolError) -> [Data] {
     try ProgressLine.during("formatting \(input.displayName)") { () throws(ToolError) in
-      let data = try input.read()
-      var value: JSONValue
-      do throws(JKParseError) {
-        value = try JSONValue(
-          parsing: data, options: settings.options, maxDepth: settings.maxDepth,
-          decompression: settings.decompression)
-      } catch {
-        throw .invalid(error, in: input.displayName)
-      }
-      if let pointer {
-        value = try PointerOption.resolve(pointer, in: value, file: input.displayName)
-      }
-      do {
-        let text = try value.jsonData(options: formatting, compression: compression)
-        return (data, compression == .none ? [text, lineBreak] : [text])
-      } catch {
-        // Parsed JSON holds no NaN or infinity, so this is not expected.
-        throw ToolError(
-          status: .invalidInput, message: "cannot write \(input.displayName): \(error)")
-      }
+      let value = try parse(input, data, settings, pointer)
+      return try write(value, input.displayName, formatting, compression)
     }
+  }
+
+  /// The JSON value in `data` (or the one `pointer` names in it).
+  private static func parse(
+    _ input: InputFile, _ data: Data, _ settings: ParseSettings, _ pointer: JSONPointer?
+  ) throws(ToolError) -> JSONValue {
+    var value: JSONValue
+    do throws(JKParseError) {
+      value = try JSONValue(
+        parsing: data, options: settings.options, maxDepth: settings.maxDepth,
+        decompression: settings.decompression)
+    } catch {
+      throw .invalid(error, in: input.displayName)
+    }
+    if let pointer {
+      value = try PointerOption.resolve(pointer, in: value, file: input.displayName)
+    }
+    return value
+  }
+
+  /// `value` as JSON text and a line break, or the text compressed.
+  private static func write(
+    _ value: JSONValue, _ name: String, _ formatting: JKOutputFormatting,
+    _ compression: JKCompression
+  ) throws(ToolError) -> [Data] {
+    do {
+      let text = try value.jsonData(options: formatting, compression: compression)
+      return compression == .none ? [text, lineBreak] : [text]
+    } catch {
+      // Parsed JSON holds no NaN or infinity, so this is not expected.
+      throw ToolError(status: .invalidInput, message: "cannot write \(name): \(error)")
+    }
+  }
+
+  /// The output for `input`, read as JSON or CBOR and written as
+  /// `outputFormat` asks.
+  private static func convert(
+    _ input: InputFile, _ arguments: Arguments, _ outputFormat: FormatConversion.Format,
+    _ settings: ParseSettings, _ formatting: JKOutputFormatting, _ compression: JKCompression,
+    _ pointer: JSONPointer?
+  ) throws(ToolError) -> [Data] {
+    let data = try input.read()
+    let inputFormat = try FormatConversion.inputFormat(arguments, input, data)
+    if inputFormat == .json && outputFormat == .json {
+      return try format(input, data, settings, formatting, compression, pointer)
+    }
+    let name = input.displayName
+    var item: CBORValue
+    if inputFormat == .cbor {
+      item = try FormatConversion.readCBOR(data, name: name)
+      if outputFormat == .json || pointer != nil {
+        var value = try FormatConversion.json(of: item, name: name)
+        if let pointer { value = try PointerOption.resolve(pointer, in: value, file: name) }
+        if outputFormat == .json { return try write(value, name, formatting, compression) }
+        item = CBORValue(value)
+      }
+    } else {
+      item = CBORValue(try parse(input, data, settings, pointer))
+    }
+    return FormatConversion.output(item, as: outputFormat)
   }
 
   /// Replaces a file with its formatted text, unless it already is that text.
@@ -193,7 +254,8 @@ enum FormatCommand {
   ) throws(ToolError) {
     // Before reading: opening a named pipe would wait for a writer.
     try OutputFile.checkReplaceable(input.operand)
-    let (original, output) = try format(input, settings, formatting, compression)
+    let original = try input.read()
+    let output = try format(input, original, settings, formatting, compression)
     let alreadyFormatted =
       original.count == output.reduce(0) { $0 + $1.count } && original == output.reduce(Data(), +)
     guard !alreadyFormatted else { return }

@@ -132,7 +132,8 @@ struct CBORReader {
     guard head.argument <= UInt64(remaining / bytesPerElement) else {
       throw JKCBORError(
         .lengthBeyondInput,
-        "\(what) is declared, but only \(counted(UInt64(remaining), "byte")) remain",
+        "\(what) is declared, but only \(counted(UInt64(remaining), "byte")) "
+          + (remaining == 1 ? "remains" : "remain"),
         at: head.start)
     }
     guard head.argument <= UInt64(limit) else {
