@@ -133,6 +133,11 @@ struct SeedWriter {
 
   private mutating func write(_ document: [UInt8], selector: UInt8) throws {
     try writeFile([selector] + document.prefix(maxLength - 1))
+    if fuzzTargetSeedsCBOR, let json = try? JSONValue(parsing: document) {
+      // Selector bit 0 asks the CBOR target to read the document as CBOR:
+      // the document converted.
+      try writeFile([0x01] + CBORValue(json).cborBytes().prefix(maxLength - 1))
+    }
     if fuzzTargetSeedsGzip {
       // Selector bit 0 asks the gzip target to read the document as a
       // stream: the document compressed, every other one in two members.

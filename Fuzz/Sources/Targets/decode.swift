@@ -19,6 +19,7 @@ import JSONKit
 
 let fuzzTargetUsesModels = true
 let fuzzTargetSeedsGzip = false
+let fuzzTargetSeedsCBOR = false
 
 private let decoders: [JKDecoder] = (0..<256).map { bits in
   let decoder = JKDecoder()

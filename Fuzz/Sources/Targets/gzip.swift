@@ -25,6 +25,7 @@ import Foundation
 
 let fuzzTargetUsesModels = false
 let fuzzTargetSeedsGzip = true
+let fuzzTargetSeedsCBOR = false
 
 private let levels = [0, 1, 2, 3, 5, 6, 8, 9]
 

@@ -26,6 +26,7 @@ import Foundation
 
 let fuzzTargetUsesModels = false
 let fuzzTargetSeedsGzip = false
+let fuzzTargetSeedsCBOR = false
 
 private let decoder: JKDecoder = {
   let decoder = JKDecoder()

@@ -22,6 +22,7 @@ import Foundation
 
 let fuzzTargetUsesModels = false
 let fuzzTargetSeedsGzip = false
+let fuzzTargetSeedsCBOR = false
 
 private let depthLimits = [512, 1, 16, Int.max]
 

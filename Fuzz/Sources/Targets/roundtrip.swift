@@ -27,6 +27,7 @@ import JSONKit
 
 let fuzzTargetUsesModels = true
 let fuzzTargetSeedsGzip = false
+let fuzzTargetSeedsCBOR = false
 
 private let encoders: [JKEncoder] = allOutputFormattings.map { formatting in
   let encoder = JKEncoder()

@@ -23,6 +23,7 @@ import Foundation
 
 let fuzzTargetUsesModels = false
 let fuzzTargetSeedsGzip = false
+let fuzzTargetSeedsCBOR = false
 
 /// What a stream delivered, and how it ended.
 private struct Outcome {

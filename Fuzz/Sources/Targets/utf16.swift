@@ -25,6 +25,7 @@ import Foundation
 
 let fuzzTargetUsesModels = false
 let fuzzTargetSeedsGzip = false
+let fuzzTargetSeedsCBOR = false
 
 private let encodings: [(encoding: InputEncoding, mark: [UInt8])] = [
   (.utf16LittleEndian, [0xFF, 0xFE]), (.utf16BigEndian, [0xFE, 0xFF]),

@@ -21,6 +21,7 @@ import Foundation
 
 let fuzzTargetUsesModels = false
 let fuzzTargetSeedsGzip = false
+let fuzzTargetSeedsCBOR = false
 
 /// libFuzzer's entry point: reads the bytes as each value type's text.
 @_cdecl("LLVMFuzzerTestOneInput")

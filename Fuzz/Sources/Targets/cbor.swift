@@ -1,0 +1,111 @@
+import Foundation
+
+@testable import JSONKit
+
+// CBOR: the strict reader, the writer and the conversions, on any bytes.
+//
+// Selector bit 0 chooses what the document is. When set, it is CBOR as it
+// stands (or anything else). When clear, it is JSON text: what parses is
+// converted to CBOR, written, and altered as bits 1–3 say: not at all, cut
+// short at a place the document's first byte picks, one byte changed there,
+// or a byte appended. Checked for every input:
+//
+// - reading never traps, never reads outside the bytes, and never nests
+//   deeper than the limit; a read error names a byte inside the input (or
+//   its end);
+// - what reads writes back as bytes that read as the same item, and writing
+//   those again gives the same bytes (preferred serialization is a fixed
+//   point); its diagnostic notation can be made;
+// - what reads with the strict rules reads the same with duplicate keys
+//   allowed;
+// - what converts to JSON converts back to CBOR and to JSON again unchanged;
+// - JSON converted to CBOR reads back as the conversion; cut short it is
+//   an error about the end of the input, with a byte appended an error
+//   about the extra byte (or, allowing it, the same item).
+
+let fuzzTargetUsesModels = false
+let fuzzTargetSeedsGzip = false
+let fuzzTargetSeedsCBOR = true
+
+private let strict = CBORReader.Configuration()
+private let relaxed: CBORReader.Configuration = {
+  var configuration = CBORReader.Configuration()
+  configuration.allowsDuplicateKeys = true
+  configuration.allowsBytesAfterItem = true
+  return configuration
+}()
+
+/// libFuzzer's entry point: reads the bytes as CBOR, or JSON made CBOR.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzCBOR(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+  guard let input = FuzzInput(data, size) else { return 0 }
+  if input.selector & 1 != 0 {
+    checkReading(input.document)
+    return 0
+  }
+  guard let json = try? JSONValue(parsing: input.document) else { return 0 }
+  let item = CBORValue(json)
+  var bytes = item.cborBytes()
+  require((try? JSONValue(item)) == json, "JSON converts to CBOR and back unchanged", "\(json)")
+  let place = Int(input.document.first ?? 0) % bytes.count
+  switch input.selector >> 1 & 7 {
+  case 1:
+    bytes.removeSubrange(place...)
+    expectError(bytes, [.unexpectedEndOfInput, .lengthBeyondInput, .emptyInput], "a cut")
+  case 2:
+    bytes[place] ^= UInt8(truncatingIfNeeded: input.document.count) | 1
+  case 3:
+    bytes.append(UInt8(truncatingIfNeeded: input.document.count))
+    expectError(bytes, [.bytesAfterItem], "a byte appended")
+    let read = bytes.withUnsafeBytes { try? CBORValue.read($0, configuration: relaxed) }
+    require(read == item, "a byte appended is ignored when allowed", "\(item)")
+  default:
+    let read = bytes.withUnsafeBytes { try? CBORValue.read($0, configuration: strict) }
+    require(read == item, "JSON made CBOR reads back as itself", "\(item)")
+  }
+  bytes.withUnsafeBytes { checkReading($0) }
+  return 0
+}
+
+/// Reads `bytes` strictly and relaxed, and checks what reads.
+private func checkReading(_ bytes: UnsafeRawBufferPointer) {
+  let item: CBORValue
+  do {
+    item = try CBORValue.read(bytes, configuration: strict)
+  } catch let error as JKCBORError {
+    require(error.offset <= bytes.count, "an error names a byte of the input", "\(error)")
+    if error.kind == .duplicateKey || error.kind == .bytesAfterItem {
+      require(
+        (try? CBORValue.read(bytes, configuration: relaxed)) != nil,
+        "what is refused only for a repeated key or extra bytes reads when allowed", "\(error)")
+    }
+    return
+  } catch {
+    violated("the reader throws only JKCBORError", "\(error)")
+  }
+  require(
+    (try? CBORValue.read(bytes, configuration: relaxed)) == item,
+    "relaxed rules read what strict ones read the same", "\(item)")
+  let written = item.cborBytes()
+  let reread = written.withUnsafeBytes { try? CBORValue.read($0, configuration: strict) }
+  require(reread == item, "what reads writes back as itself", "\(item)")
+  require(reread?.cborBytes() == written, "preferred serialization is a fixed point", "\(item)")
+  _ = item.description
+  if let json = try? JSONValue(item) {
+    require(
+      (try? JSONValue(CBORValue(json))) == json, "CBOR made JSON converts both ways unchanged",
+      "\(json)")
+  }
+}
+
+/// Requires that `bytes` be refused for one of `kinds`.
+private func expectError(_ bytes: [UInt8], _ kinds: Set<JKCBORError.Kind>, _ what: String) {
+  do {
+    let item = try bytes.withUnsafeBytes { try CBORValue.read($0, configuration: strict) }
+    violated("\(what) is an error", "\(item)")
+  } catch let error as JKCBORError {
+    require(kinds.contains(error.kind), "\(what) is an error of the right kind", "\(error)")
+  } catch {
+    violated("the reader throws only JKCBORError", "\(error)")
+  }
+}
