@@ -58,7 +58,7 @@ import Testing
   /// The page's table of the example's tape, the absent value last.
   static let rows: [Row] = [
     Row(
-      index: 0, kind: .object, flags: 1, offset: 0, header: 0x1A,
+      index: 0, kind: .object, flags: 1, offset: 0, header: 0x1B,
       payload: 0x0000_0004_0000_0012, meaning: .members(4, end: 18)),
     Row(
       index: 1, kind: .key, flags: 0, offset: 1, header: 0x108, payload: 0,
@@ -70,7 +70,7 @@ import Testing
       index: 3, kind: .key, flags: 0, offset: 27, header: 0x1B08, payload: 1,
       meaning: .key(id: 1, "tags")),
     Row(
-      index: 4, kind: .array, flags: 0, offset: 34, header: 0x2209,
+      index: 4, kind: .array, flags: 0, offset: 34, header: 0x220A,
       payload: 0x0000_0005_0000_000A, meaning: .elements(5, end: 10)),
     Row(
       index: 5, kind: .string, flags: 1, offset: 35, header: 0x2317, payload: 0,
@@ -91,7 +91,7 @@ import Testing
       index: 10, kind: .key, flags: 0, offset: 77, header: 0x4D08, payload: 2,
       meaning: .key(id: 2, "meta")),
     Row(
-      index: 11, kind: .object, flags: 0, offset: 84, header: 0x540A,
+      index: 11, kind: .object, flags: 0, offset: 84, header: 0x540B,
       payload: 0x0000_0002_0000_0010, meaning: .members(2, end: 16)),
     Row(
       index: 12, kind: .key, flags: 0, offset: 85, header: 0x5508, payload: 0,
@@ -212,7 +212,7 @@ import Testing
     case .int: return .int(Int64(bitPattern: entry.payload))
     case .double: return .double(Double(bitPattern: entry.payload))
     case .null, .true, .false: return entry.payload == 0 ? .literal : .payload(entry.payload)
-    case .uint: return .payload(entry.payload)
+    case .uint, .bytes: return .payload(entry.payload)
     }
   }
 
@@ -454,7 +454,7 @@ import Testing
   @Test func thePagesKindsAndFlagsAreTheCodes() throws {
     let page = try Self.pageText()
     let kinds = Self.table(after: "### Kinds, payloads and flags", in: page)
-    #expect(kinds.count == 11)
+    #expect(kinds.count == 12)
     for cells in kinds {
       let kind = UInt8(cells[0]).flatMap(TapeEntry.Kind.init(rawValue:))
       #expect(kind.map { "\($0)" } == cells[1], "\(cells)")
@@ -462,6 +462,9 @@ import Testing
     for (name, value) in [
       ("inArena", TapeEntry.inArena), ("isASCII", TapeEntry.isASCII),
       ("hasDuplicateKeys", TapeEntry.hasDuplicateKeys), ("json5Number", TapeEntry.json5Number),
+      ("positiveBignum", TapeEntry.positiveBignum), ("negativeBignum", TapeEntry.negativeBignum),
+      ("uuidBytes", TapeEntry.uuidBytes), ("decimalFraction", TapeEntry.decimalFraction),
+      ("undefined", TapeEntry.undefined),
     ] {
       #expect(page.contains("`\(name)` (\(value))"), "\(name)")
     }

@@ -21,7 +21,7 @@ struct TapeTests {
   }
 
   @Test func everyKindSurvivesTheHeader() {
-    for raw in UInt8(0)...10 {
+    for raw in UInt8(0)...11 {
       let kind = TapeEntry.Kind(rawValue: raw)
       #expect(kind != nil)
       if let kind {
@@ -31,7 +31,7 @@ struct TapeTests {
         #expect(entry.offset == 1 << 40)
       }
     }
-    #expect(TapeEntry.Kind(rawValue: 11) == nil)
+    #expect(TapeEntry.Kind(rawValue: 12) == nil)
     #expect(MemoryLayout<TapeEntry.Kind>.size == 1)
   }
 

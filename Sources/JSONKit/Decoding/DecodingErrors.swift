@@ -8,6 +8,7 @@ enum DecodingErrors {
     case .true, .false: "bool"
     case .int, .uint, .double, .bigInteger: "number"
     case .string, .key: "a string"
+    case .bytes: "a byte string"
     case .array: "an array"
     case .object: "a dictionary"
     }

@@ -86,6 +86,19 @@ struct KeyCache {
     return (predicted, length)
   }
 
+  /// The id of the key whose UTF-8 bytes are `key[0..<length]`, when it is
+  /// the key predicted to come next (see ``predictedKey(in:at:end:)``), for
+  /// formats whose keys have a known length: one comparison, no hashing.
+  @inline(__always)
+  mutating func predictedKey(_ key: UnsafePointer<UInt8>, length: Int) -> UInt32? {
+    let predicted = previous == Self.noKey ? firstKey : records[Int(previous)].successor
+    guard predicted != Self.noKey, table.length(of: Int(predicted)) == length,
+      table.matches(Int(predicted), key)
+    else { return nil }
+    previous = predicted
+    return predicted
+  }
+
   /// The id of the key at `start` (just after a key's opening quote),
   /// added if new, when the input spells it in plain ASCII without escapes
   /// and closes it with a quote before the input's last eight bytes: its id

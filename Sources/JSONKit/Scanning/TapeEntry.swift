@@ -17,11 +17,15 @@
 /// |             | `inArena` flag, the arena offset of an 8-byte length        |
 /// |             | followed by the unescaped bytes                            |
 /// | key         | the key's id in the ``KeyCache``                           |
+/// | bytes       | a CBOR byte string, as a string's payload                  |
 /// | array,      | child count in the high 32 bits; in the low 32 bits, the   |
 /// | object      | index of the first entry after the container               |
 ///
 /// The flags are the kind's: a string's `inArena` (1) and `isASCII` (2), an
-/// object's `hasDuplicateKeys` (1), a number's `json5Number` (1).
+/// object's `hasDuplicateKeys` (1), a number's `json5Number` (1); from CBOR,
+/// a byte string's `inArena` (1), `positiveBignum` (2), `negativeBignum` (4)
+/// and `uuidBytes` (8), an array's `decimalFraction` (1), a null's
+/// `undefined` (1).
 ///
 /// An object's children alternate key, value. There are no end entries: the
 /// value after index `i` starts at `i + 1` for scalars and at the container's
@@ -54,8 +58,9 @@ struct TapeEntry: BitwiseCopyable, Equatable {
     case bigInteger = 6
     case string = 7
     case key = 8
-    case array = 9
-    case object = 10
+    case bytes = 9
+    case array = 10
+    case object = 11
   }
 
   /// Flag of a string whose unescaped bytes are in the arena.
@@ -64,6 +69,17 @@ struct TapeEntry: BitwiseCopyable, Equatable {
   /// below 0x80. A string in the input without it holds a byte of 0x80 or
   /// more; one in the arena may be either (an escape can spell ASCII).
   static let isASCII: UInt8 = 2
+  /// Flag of a CBOR byte string that holds a bignum's magnitude (tag 2).
+  static let positiveBignum: UInt8 = 2
+  /// Flag of a CBOR byte string that holds `n` of the negative bignum
+  /// −1 − n (tag 3, or a negative integer below −2⁶³).
+  static let negativeBignum: UInt8 = 4
+  /// Flag of a CBOR byte string that holds a UUID (tag 37).
+  static let uuidBytes: UInt8 = 8
+  /// Flag of a CBOR array that holds a decimal fraction (tag 4).
+  static let decimalFraction: UInt8 = 1
+  /// Flag of a `null` that is CBOR's `undefined`.
+  static let undefined: UInt8 = 1
   /// Flag of an object in which some key occurs more than once.
   static let hasDuplicateKeys: UInt8 = 1
   /// Flag of a number written in JSON5's syntax (hexadecimal, an explicit
@@ -81,7 +97,7 @@ struct TapeEntry: BitwiseCopyable, Equatable {
   @inline(__always)
   var kind: Kind {
     // Every entry is written through `init`, so the nibble is always one of
-    // the cases, whose raw values are their declaration order (0 to 10):
+    // the cases, whose raw values are their declaration order (0 to 11):
     // the enum's layout is that byte, and the tape's tests check it.
     unsafeBitCast(UInt8(truncatingIfNeeded: header & 0xF), to: Kind.self)
   }
