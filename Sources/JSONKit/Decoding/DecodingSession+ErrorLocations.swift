@@ -11,6 +11,20 @@ extension DecodingSession {
   /// convention or case. Errors that already say where, or whose path names
   /// nothing in this document, are returned as they are.
   func locating(_ error: DecodingError, in text: InputText) -> DecodingError {
+    locating(error) { text.relocated(JKInputLocation(offset: $0, in: text.utf8)) }
+  }
+
+  /// `error` with the place of its value in binary `input`, as
+  /// ``locating(_:in:)`` gives it for text: a byte offset and the bytes
+  /// there.
+  func locating(_ error: DecodingError, inBinary input: UnsafeRawBufferPointer) -> DecodingError {
+    locating(error) { JKInputLocation(binaryOffset: $0, in: input) }
+  }
+
+  /// `error` with the place that `place` gives for the offset of its value.
+  private func locating(
+    _ error: DecodingError, place: (Int) -> JKInputLocation
+  ) -> DecodingError {
     guard let context = error.errorContext else { return error }
     let index: Int
     switch context.underlyingError {
@@ -19,7 +33,7 @@ extension DecodingSession {
       index = known.index < absentIndex ? known.index : valueIndex(atPath: context.codingPath)
     default: return error
     }
-    let location = text.relocated(JKInputLocation(offset: entries[index].offset, in: text.utf8))
+    let location = place(entries[index].offset)
     var place =
       entries[index].kind == .key
       ? " The key is around \(location)" : " The value is around \(location)"

@@ -16,6 +16,7 @@ extension DecodingSession {
     // As Foundation: null is missing whatever the strategy (a custom one is not asked).
     let entry = entries[index]
     if entry.kind == .null { throw DecodingErrors.valueNotFound(Date.self, path: path()) }
+    if options.binaryTape { return try binaryDate(at: index, path: path()) }
     switch options.dateDecodingStrategy {
     case .deferredToDate:
       return try Date(from: TapeDecoder(session: self, index: index))
@@ -62,9 +63,38 @@ extension DecodingSession {
     return date
   }
 
+  /// A date of a binary tape: seconds since 1970 (CBOR's tag 1), or RFC
+  /// 3339 text (tag 0), with or without a fraction of a second.
+  @inline(never)
+  private func binaryDate(at index: Int, path: @autoclosure () -> [any CodingKey]) throws -> Date {
+    let entry = entries[index]
+    switch entry.kind {
+    case .int, .uint, .double:
+      let seconds = try double(at: index, path: path())
+      guard seconds.isFinite else {
+        throw DecodingErrors.corrupted(
+          "Expected seconds since 1970 to be finite, not \(seconds).", path: path())
+      }
+      return Date(timeIntervalSince1970: seconds)
+    case .string:
+      if let date = ISO8601DateText.date(from: tape.stringBytes(entry)) { return date }
+      throw DecodingErrors.corrupted(
+        "Expected date string to be RFC 3339-formatted.", path: path(), valueAt: index)
+    case let kind:
+      throw DecodingErrors.typeMismatch(Date.self, found: kind, path: path())
+    }
+  }
+
   func data(at index: Int, path: @autoclosure () -> [any CodingKey]) throws -> Data {
     let entry = entries[index]
     if entry.kind == .null { throw DecodingErrors.valueNotFound(Data.self, path: path()) }
+    if entry.kind == .bytes, entry.flags & ~TapeEntry.inArena == 0 {
+      return Data(tape.stringBytes(entry))
+    }
+    if options.binaryTape {
+      // A binary format has byte strings; text is not read as base64.
+      throw DecodingErrors.typeMismatch(Data.self, found: entry.kind, path: path())
+    }
     switch options.dataDecodingStrategy {
     case .deferredToData:
       return try Data(from: TapeDecoder(session: self, index: index))
@@ -108,6 +138,14 @@ extension DecodingSession {
   @inline(__always)
   func uuid(at index: Int) -> UUID? {
     let entry = entries[index]
+    if entry.kind == .bytes, entry.flags & TapeEntry.uuidBytes != 0 {
+      let bytes = tape.stringBytes(entry)
+      return UUID(
+        uuid: (
+          bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7], bytes[8],
+          bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]
+        ))
+    }
     guard entry.kind == .string else { return nil }
     return UUIDText.uuid(from: tape.stringBytes(entry))
   }

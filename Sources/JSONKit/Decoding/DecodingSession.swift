@@ -126,7 +126,24 @@ final class DecodingSession {
 
   /// The text of a number entry as written.
   func numberText(_ entry: TapeEntry) -> String {
-    String(decoding: numberBytes(entry), as: UTF8.self)
+    if options.binaryTape { return binaryNumberText(entry) }
+    return String(decoding: numberBytes(entry), as: UTF8.self)
+  }
+
+  /// A number of a binary tape, which has no literal, in decimal: an
+  /// integer, a float as it prints, or a bignum's digits.
+  @inline(never)
+  private func binaryNumberText(_ entry: TapeEntry) -> String {
+    switch entry.kind {
+    case .int: return String(Int64(bitPattern: entry.payload))
+    case .uint: return String(entry.payload)
+    case .double: return "\(Double(bitPattern: entry.payload))"
+    case .bytes:
+      let negative = entry.flags & TapeEntry.negativeBignum != 0
+      return BignumText.decimal(tape.stringBytes(entry), negative: negative)
+        ?? "a bignum of \(entry.payload) bytes"
+    default: return "?"
+    }
   }
 
   /// The bytes of a number entry as written.

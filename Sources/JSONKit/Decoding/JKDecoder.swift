@@ -52,6 +52,11 @@ public final class JKDecoder: LockedOptions, @unchecked Sendable {
     var maxDepth = 512
     var decompression = JKDecompression.gzip
     var unknownKeyStrategy = UnknownKeyStrategy.ignore
+    /// Whether the tape was read from a binary format (CBOR) rather than
+    /// from text: its numbers are values with no literal in the input, a
+    /// date is seconds since 1970 or RFC 3339 text whatever the strategy,
+    /// `Data` is a byte string, and places have no lines.
+    var binaryTape = false
   }
 
   /// What to do with a member of a JSON object that the model never asks

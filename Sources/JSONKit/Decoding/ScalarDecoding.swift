@@ -39,6 +39,8 @@ extension DecodingSession {
       if let integer = exactInteger(T.self, entry) { return integer }
     case .bigInteger:
       if let value = wideInteger(T.self, entry) { return value }
+    case .bytes where entry.flags & (TapeEntry.positiveBignum | TapeEntry.negativeBignum) != 0:
+      if let value = bignum(T.self, entry) { return value }
     case let kind:
       throw DecodingErrors.typeMismatch(T.self, found: kind, path: path())
     }
@@ -57,7 +59,22 @@ extension DecodingSession {
   /// holds it; out of line, as integers are rarely written so.
   @inline(never)
   private func exactInteger<T: FixedWidthInteger>(_ type: T.Type, _ entry: TapeEntry) -> T? {
-    withJSONNumberBytes(entry) { IntegerText.parseExact(T.self, $0) }
+    if options.binaryTape { return T(exactly: Double(bitPattern: entry.payload)) }
+    return withJSONNumberBytes(entry) { IntegerText.parseExact(T.self, $0) }
+  }
+
+  /// The integer a bignum's bytes stand for (big-endian n, or −1 − n), if
+  /// `T` holds it.
+  @inline(never)
+  private func bignum<T: FixedWidthInteger>(_ type: T.Type, _ entry: TapeEntry) -> T? {
+    var magnitude: T = 0
+    for byte in tape.stringBytes(entry) {
+      guard magnitude <= T.max >> 8, let low = T(exactly: byte) else { return nil }
+      magnitude = magnitude << 8 | low
+    }
+    guard entry.flags & TapeEntry.negativeBignum != 0 else { return magnitude }
+    // −1 − n, which a signed type holds whenever it holds n.
+    return T.isSigned ? -1 - magnitude : nil
   }
 
   /// A Double: the correctly rounded value of any JSON number, or a string
@@ -105,6 +122,12 @@ extension DecodingSession {
       let value = Double(bitPattern: entry.payload)
       // Only JSON5's Infinity and NaN are not finite; they stay what they are.
       if !value.isFinite { return Float(value) }
+      if options.binaryTape {
+        // No literal: the value itself, rounded once.
+        let narrowed = Float(value)
+        if narrowed.isFinite { return narrowed }
+        break
+      }
       let narrowed = withJSONNumberBytes(entry) { FloatNarrowing.nearest(value, literal: $0) }
       if let narrowed { return narrowed }
     // Integers round once, straight to Float.
@@ -174,6 +197,7 @@ extension DecodingSession {
   /// Decimal's range).
   func decimal(at index: Int, path: @autoclosure () -> [any CodingKey]) throws -> Decimal {
     let entry = entries[index]
+    if options.binaryTape { return try binaryDecimal(at: index, path: path()) }
     switch entry.kind {
     case .int, .uint, .double, .bigInteger:
       // Hexadecimal integers have no decimal text; Infinity and NaN no Decimal.
@@ -189,5 +213,39 @@ extension DecodingSession {
     case let kind:
       throw DecodingErrors.typeMismatch(Decimal.self, found: kind, path: path())
     }
+  }
+
+  /// A Decimal from a binary tape: an integer; a float by its shortest
+  /// round-tripping digits (what it prints as); a decimal fraction
+  /// `[exponent, mantissa]` exactly. An error when Decimal cannot hold every
+  /// digit.
+  @inline(never)
+  private func binaryDecimal(
+    at index: Int, path: @autoclosure () -> [any CodingKey]
+  ) throws -> Decimal {
+    let entry = entries[index]
+    let text: String
+    switch entry.kind {
+    case .int: return Decimal(Int64(bitPattern: entry.payload))
+    case .uint: return Decimal(entry.payload)
+    case .double:
+      let value = Double(bitPattern: entry.payload)
+      guard value.isFinite else {
+        throw DecodingErrors.corrupted(
+          "Number \(value) cannot be held exactly by Decimal.", path: path())
+      }
+      text = "\(value)"
+    case .array where entry.flags & TapeEntry.decimalFraction != 0:
+      let exponent = Int64(bitPattern: entries[index + 1].payload)
+      text = "\(numberText(entries[index + 2]))e\(exponent)"
+    case let kind:
+      throw DecodingErrors.typeMismatch(Decimal.self, found: kind, path: path())
+    }
+    var digits = text
+    if let value = digits.withUTF8({ DecimalText.exact(UnsafeRawBufferPointer($0)) }) {
+      return value
+    }
+    throw DecodingErrors.corrupted(
+      "Number \(text) cannot be held exactly by Decimal.", path: path())
   }
 }

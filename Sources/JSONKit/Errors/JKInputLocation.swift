@@ -25,13 +25,14 @@ public struct JKInputLocation: Error, Sendable, Hashable, CustomStringConvertibl
   /// included); in gzip input, an offset in the inflated text.
   public let offset: Int
   /// The one-based line; CR, LF and CRLF each end a line. 0 for a place in
-  /// compressed bytes, which have no lines.
+  /// compressed bytes or in binary input (CBOR), which have no lines.
   public let line: Int
   /// The one-based column, counted in Unicode scalars from the start of the
   /// line. 0 for a place in compressed bytes.
   public let column: Int
   /// The input around the place, on its line, with control characters and
-  /// ill-formed bytes made visible; empty for a place in compressed bytes.
+  /// ill-formed bytes made visible; empty for a place in compressed bytes;
+  /// in binary input, the bytes from the place on, in hex (`h'a16161…'`).
   public let excerpt: String
 
   /// A location whose every part is known.
@@ -50,9 +51,20 @@ public struct JKInputLocation: Error, Sendable, Hashable, CustomStringConvertibl
       offset: offset, line: position.line, column: position.column, excerpt: position.excerpt)
   }
 
+  /// The location of `offset` in binary `input` (CBOR), which has no lines:
+  /// line and column 0, and as the excerpt, the bytes from there in hex.
+  init(binaryOffset offset: Int, in input: UnsafeRawBufferPointer) {
+    let shown = input[offset..<min(input.count, offset + 8)]
+    let digits = shown.map { ($0 < 0x10 ? "0" : "") + String($0, radix: 16) }.joined()
+    let more = offset + 8 < input.count ? "…" : ""
+    self.init(offset: offset, line: 0, column: 0, excerpt: "h'\(digits)\(more)'")
+  }
+
   /// `line 3, column 9 (byte offset 28) near "id": "7"`, in the words that
-  /// syntax errors use after "around".
+  /// syntax errors use after "around"; in binary input, `byte offset 28
+  /// near h'a1626964…'`.
   public var description: String {
+    if line == 0 && !excerpt.isEmpty { return "byte offset \(offset) near \(excerpt)" }
     if line == 0 { return "compressed byte offset \(offset)" }
     return "line \(line), column \(column) (byte offset \(offset)) near \(excerpt)"
   }

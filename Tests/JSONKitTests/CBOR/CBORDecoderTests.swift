@@ -1,0 +1,200 @@
+import Foundation
+import JSONKit
+import JSONKitCorpus
+import Testing
+
+/// `JKCBORDecoder` reads into Codable models what `JKDecoder` reads from the
+/// same document's JSON, and CBOR's own types (tags, byte strings, bignums)
+/// into Foundation's; what it cannot read is an error that says where.
+@Suite("CBOR: JKCBORDecoder")
+struct CBORDecoderTests {
+  /// The CBOR of JSON `data`, converted item for item.
+  static func cbor(ofJSON data: Data) throws -> [UInt8] {
+    CBORValue(try JSONValue(parsing: data)).cborBytes()
+  }
+
+  private func expectSameModel<Model: Decodable & Equatable>(
+    _ type: Model.Type, _ corpus: Corpus, keys: JSONDecoder.KeyDecodingStrategy = .useDefaultKeys
+  ) throws {
+    let data = try corpus.data(in: try #require(Corpus.dataDirectory(nearSourceFile: #filePath)))
+    let json = JKDecoder()
+    json.keyDecodingStrategy = keys
+    let decoder = JKCBORDecoder()
+    decoder.keyDecodingStrategy = keys
+    let bytes = try Self.cbor(ofJSON: data)
+    let expected = try json.decode(type, from: data)
+    #expect(try decoder.decode(type, from: bytes) == expected)
+    #expect(try decoder.decode(type, from: Data(bytes)) == expected)
+  }
+
+  @Test func corpusModelsReadAsFromJSON() throws {
+    try expectSameModel(Twitter.SearchResult.self, .twitter)
+    try expectSameModel(
+      TwitterFromSnakeCase.SearchResult.self, .twitter, keys: .convertFromSnakeCase)
+    try expectSameModel(CITM.Catalog.self, .citmCatalog)
+    try expectSameModel(Canada.FeatureCollection.self, .canada)
+  }
+
+  @Test("Orders with UUIDs, dates, decimals and URLs as text read as from JSON")
+  func ordersAsText() throws {
+    let sample = try Orders.sample(count: 50)
+    let json = JKDecoder()
+    json.dateDecodingStrategy = .iso8601
+    let expected = try json.decode([Orders.Order].self, from: sample.json)
+    let bytes = try Self.cbor(ofJSON: sample.json)
+    #expect(try JKCBORDecoder().decode([Orders.Order].self, from: bytes) == expected)
+  }
+
+  struct Typed: Codable, Equatable {
+    var date: Date
+    var id: UUID
+    var price: Decimal
+    var link: URL
+    var blob: Data
+    var big: Int128
+    var small: Int8
+    var ratio: Float
+    var missing: Int?
+  }
+
+  @Test("Tags and byte strings read as Foundation's types")
+  func tagsAsFoundationTypes() throws {
+    guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) else { return }
+    let uuid = UUID(uuidString: "F81D4FAE-7DEC-11D0-A765-00A0C91E6BF6")!
+    let item: CBORValue = [
+      "date": .tagged(1, 1_363_896_240.5),
+      "id": .tagged(37, .bytes(withUnsafeBytes(of: uuid.uuid) { Array($0) })),
+      "price": .tagged(4, [-2, 123456]),
+      "link": .tagged(32, "http://www.example.com"),
+      "blob": .bytes([0, 1, 255]),
+      "big": .tagged(3, .bytes([1, 0, 0, 0, 0, 0, 0, 0, 0])),
+      "small": -128,
+      "ratio": 1.5,
+      "missing": nil,
+    ]
+    let value = try JKCBORDecoder().decode(Typed.self, from: item.cborBytes())
+    #expect(value.date == Date(timeIntervalSince1970: 1_363_896_240.5))
+    #expect(value.id == uuid)
+    #expect(value.price == Decimal(string: "1234.56"))
+    #expect(value.link == URL(string: "http://www.example.com"))
+    #expect(value.blob == Data([0, 1, 255]))
+    #expect(value.big == -(Int128(1) << 64) - 1)
+    #expect(value.small == -128)
+    #expect(value.ratio == 1.5)
+    #expect(value.missing == nil)
+  }
+
+  @Test("Dates read from plain numbers and from RFC 3339 text with a fraction")
+  func dates() throws {
+    let decoder = JKCBORDecoder()
+    #expect(
+      try decoder.decode(Date.self, from: CBORValue(0).cborBytes())
+        == Date(timeIntervalSince1970: 0))
+    let text = CBORValue.tagged(0, "2013-03-21T20:04:00.500000Z").cborBytes()
+    #expect(
+      try decoder.decode(Date.self, from: text) == Date(timeIntervalSince1970: 1_363_896_240.5))
+  }
+
+  @Test("Integer keys read into Int-keyed dictionaries, integers into every width")
+  func integerKeysAndWidths() throws {
+    let item: CBORValue = [1: "one", -2: "minus two"]
+    let dictionary = try JKCBORDecoder().decode([Int: String].self, from: item.cborBytes())
+    #expect(dictionary == [1: "one", -2: "minus two"])
+    #expect(
+      try JKCBORDecoder().decode(UInt64.self, from: CBORValue.unsigned(.max).cborBytes()) == .max)
+    #expect(try JKCBORDecoder().decode(Int.self, from: CBORValue.float(3).cborBytes()) == 3)
+    #expect(throws: DecodingError.self) {
+      try JKCBORDecoder().decode(Int.self, from: CBORValue.float(3.5).cborBytes())
+    }
+    #expect(throws: DecodingError.self) {
+      try JKCBORDecoder().decode(UInt8.self, from: CBORValue(256).cborBytes())
+    }
+    #expect(throws: DecodingError.self) {
+      try JKCBORDecoder().decode(UInt64.self, from: CBORValue.negative(.max).cborBytes())
+    }
+  }
+
+  @Test("NaN and infinities are floats, read without a strategy")
+  func nonFiniteFloats() throws {
+    let values = try JKCBORDecoder().decode(
+      [Double].self, from: CBORValue.array([.float(.infinity), .float(-.infinity)]).cborBytes())
+    #expect(values == [.infinity, -.infinity])
+    #expect(try JKCBORDecoder().decode(Double.self, from: CBORValue.float(.nan).cborBytes()).isNaN)
+  }
+
+  @Test("A type mismatch has Foundation's case and path, and points at the byte")
+  func typeMismatchSaysWhere() throws {
+    let item: CBORValue = ["a": [1, "two"]]
+    let bytes = item.cborBytes()
+    do {
+      _ = try JKCBORDecoder().decode([String: [Int]].self, from: bytes)
+      Issue.record("decoded")
+    } catch let error as DecodingError {
+      guard case .typeMismatch(_, let context) = error else {
+        Issue.record("\(error)")
+        return
+      }
+      #expect(context.codingPath.map(\.stringValue) == ["a", "Index 1"])
+      #expect(error.jsonLocation?.offset == 5)
+      #expect(
+        context.debugDescription
+          == "Expected to decode Int but found a string instead. The value is around byte offset 5 near h'6374776f'"
+      )
+    }
+  }
+
+  @Test("Ill-formed CBOR is dataCorrupted with JKCBORError underneath")
+  func illFormed() throws {
+    do {
+      _ = try JKCBORDecoder().decode([Int].self, from: [0x82, 0x01])
+      Issue.record("decoded")
+    } catch DecodingError.dataCorrupted(let context) {
+      let error = try #require(context.underlyingError as? JKCBORError)
+      #expect(error.kind == .lengthBeyondInput)
+      #expect(context.debugDescription.hasPrefix("The given data was not valid CBOR."))
+    }
+  }
+
+  @Test("Reading options relax one rule each")
+  func readingOptions() throws {
+    let repeated = CBORBytes.fromHex("a2616101616102")
+    let decoder = JKCBORDecoder()
+    #expect(throws: DecodingError.self) { try decoder.decode([String: Int].self, from: repeated) }
+    decoder.readingOptions = .allowsDuplicateKeys
+    #expect(try decoder.decode([String: Int].self, from: repeated) == ["a": 2])
+    let tagged = CBORBytes.fromHex("d903e801")
+    #expect(throws: DecodingError.self) { try decoder.decode(Int.self, from: tagged) }
+    decoder.readingOptions = .skipsUnknownTags
+    #expect(try decoder.decode(Int.self, from: tagged) == 1)
+    let extra = [UInt8]([0x01, 0x02])
+    #expect(throws: DecodingError.self) { try decoder.decode(Int.self, from: extra) }
+    decoder.readingOptions = .allowsBytesAfterItem
+    #expect(try decoder.decode(Int.self, from: extra) == 1)
+  }
+
+  @Test("Limits on depth, counts and lengths are errors before anything is allocated")
+  func limits() throws {
+    let decoder = JKCBORDecoder()
+    decoder.maxDepth = 3
+    #expect(throws: DecodingError.self) {
+      try decoder.decode([[[[Int]]]].self, from: CBORBytes.fromHex("8181818100"))
+    }
+    #expect(try decoder.decode([[[Int]]].self, from: CBORBytes.fromHex("81818100")) == [[[0]]])
+    decoder.maxCollectionCount = 2
+    #expect(throws: DecodingError.self) {
+      try decoder.decode([Int].self, from: CBORBytes.fromHex("83010203"))
+    }
+    decoder.maxStringLength = 2
+    #expect(throws: DecodingError.self) {
+      try decoder.decode(String.self, from: CBORBytes.fromHex("63616263"))
+    }
+    let hostile = CBORBytes.fromHex("9bffffffffffffffff")
+    #expect(throws: DecodingError.self) { try JKCBORDecoder().decode([Int].self, from: hostile) }
+  }
+
+  @Test("The untyped value decodes with the decoder's rules")
+  func untyped() throws {
+    let item: CBORValue = ["k": .tagged(1000, .bytes([1]))]
+    #expect(try JKCBORDecoder().decode(CBORValue.self, from: item.cborBytes()) == item)
+  }
+}
