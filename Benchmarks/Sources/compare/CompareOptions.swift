@@ -7,7 +7,8 @@ struct CompareOptions {
   /// Rows run only when their name (`decode/twitter-sorted`, `tape/canada`,
   /// `memory/citm_catalog`, `linear/twitter-x16`, `gzip-decode/twitter`, `gzip-encode/canada`,
   /// `value-parse/canada`, `value-write/twitter-sorted`, `encode/citm_catalog`,
-  /// `types-decode/uuid`, `types-encode/orders`, `reject/citm_catalog`, `streams/speed`, `instructions/canada`)
+  /// `types-decode/uuid`, `types-encode/orders`, `reject/citm_catalog`, `cbor/orders`, `streams/speed`,
+  /// `instructions/canada`)
   /// contains a match.
   var filter: Regex<AnyRegexOutput>?
   /// How long one contender's batch of calls should take, in seconds.
@@ -20,7 +21,8 @@ struct CompareOptions {
 
     Foundation's JSONDecoder and JSONKit's JKDecoder interleaved in one process, on
     every corpus variant; then encoding, Foundation's value types (dates, UUIDs,
-    decimals, data, URLs, generated orders, GitHub events) both ways, tape building,
+    decimals, data, URLs, generated orders, GitHub events) both ways, CBOR beside
+    JSON and binary plists, tape building,
     the memory of one decode (each in a child process), growth with input size, and
     gzip beside plain JSON. Prints Markdown tables.
 
@@ -29,7 +31,7 @@ struct CompareOptions {
                        '^decode/canada' (names: decode/…, tape/…, memory/…,
                        linear/…, gzip-decode/…, gzip-encode/…, value-parse/…,
                        value-write/…, encode/…, types-decode/…, types-encode/…,
-                       reject/…, streams/…, instructions/…)
+                       reject/…, cbor/…, streams/…, instructions/…)
       --batch-ms MS    how long one contender's batch of calls takes (default 20)
       --instructions   also count the instructions of one decode under callgrind
                        (needs valgrind; minutes more; rows instructions/…)

@@ -35,6 +35,7 @@ struct Comparison {
         + "\(Date().formatted(.iso8601)).\n")
     try decodeSection()
     try rejectSection()
+    try cborSection()
     try encodeSection()
     try typesSection()
     try tapeSection()

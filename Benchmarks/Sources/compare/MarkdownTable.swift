@@ -46,6 +46,11 @@ enum Figure {
     significant(Double(bytes) / 1e6)
   }
 
+  /// Bytes as KB (10³ bytes), to three significant digits.
+  static func kilobytes(_ bytes: Int) -> String {
+    significant(Double(bytes) / 1e3)
+  }
+
   /// A ratio such as `3.78×`.
   static func ratio(_ value: Double) -> String {
     significant(value) + "×"

@@ -10,6 +10,8 @@ do {
     try InstructionProbe.runChild(Array(arguments.dropFirst()))
   } else if arguments.first == "--encode-instruction-probe" {
     try InstructionProbe.runEncodeChild(Array(arguments.dropFirst()))
+  } else if arguments.first == "--cbor-probe" {
+    try InstructionProbe.runCBORChild(Array(arguments.dropFirst()))
   } else if arguments.first == "--sample-probe" {
     try InstructionProbe.runSampleChild(Array(arguments.dropFirst()))
   } else if arguments.first == "--stream-probe" {

@@ -81,27 +81,38 @@ struct CBORReader {
   /// Reads a head, checking that its argument's bytes are there and that
   /// its additional information is not reserved. A break is returned as a
   /// head of major type 7 with additional information 31.
+  @inline(__always)
   mutating func readHead() throws -> Head {
     let start = position
-    guard position < bytes.count else { throw truncated(at: start) }
-    let initial = bytes[position]
-    position += 1
-    let major = Major(rawValue: initial >> 5)!
+    guard start < bytes.count else { throw truncated(at: start) }
+    let initial = bytes.load(fromByteOffset: start, as: UInt8.self)
     let info = initial & 0x1F
-    var argument: UInt64
+    // Most heads hold their argument in the initial byte.
+    let major = unsafeBitCast(initial >> 5, to: Major.self)
+    if info < 24 {
+      position = start + 1
+      return Head(major: major, info: info, argument: UInt64(info), start: start)
+    }
+    return try readLongHead(initial, at: start)
+  }
+
+  /// A head whose argument follows its initial byte, or that is
+  /// indefinite, or reserved.
+  @inline(never)
+  private mutating func readLongHead(_ initial: UInt8, at start: Int) throws -> Head {
+    let info = initial & 0x1F
+    let major = unsafeBitCast(initial >> 5, to: Major.self)
+    var argument: UInt64 = 0
     switch info {
-    case 0..<24:
-      argument = UInt64(info)
     case 24...27:
       let width = 1 << (info - 24)
-      guard remaining >= width else { throw truncated(at: start) }
-      argument = 0
-      for offset in 0..<width {
-        argument = argument << 8 | UInt64(bytes[position + offset])
+      guard bytes.count - start > width else { throw truncated(at: start) }
+      for offset in 1...width {
+        argument = argument << 8 | UInt64(bytes[start + offset])
       }
-      position += width
+      position = start + 1 + width
     case Self.indefinite:
-      argument = 0
+      position = start + 1
     default:
       throw JKCBORError(
         .reservedAdditionalInformation,
@@ -112,6 +123,7 @@ struct CBORReader {
   }
 
   /// Reads `count` bytes and returns where they start.
+  @inline(__always)
   mutating func skip(_ count: Int) -> Int {
     let start = position
     position += count
@@ -121,26 +133,32 @@ struct CBORReader {
   /// The length or count in `head` as an `Int`, checked against the limit
   /// and against the bytes that remain, each element needing at least
   /// `bytesPerElement` of them.
+  @inline(__always)
   func checkedLength(_ head: Head, limit: Int, bytesPerElement: Int = 1) throws -> Int {
-    let isString = head.major == .bytes || head.major == .text
+    guard head.argument <= UInt64(remaining / bytesPerElement), head.argument <= UInt64(limit)
+    else { throw lengthError(head, limit: limit, bytesPerElement: bytesPerElement) }
+    return Int(truncatingIfNeeded: head.argument)
+  }
+
+  /// The error for a length or count that the input or the limit cannot
+  /// hold, out of line: its message is made only when it is thrown.
+  @inline(never)
+  private func lengthError(_ head: Head, limit: Int, bytesPerElement: Int) -> JKCBORError {
     let what =
-      isString
-      ? "A string of \(counted(head.argument, "byte"))"
-      : head.major == .map
-        ? "A map of \(counted(head.argument, "pair"))"
-        : "An array of \(counted(head.argument, "element"))"
+      switch head.major {
+      case .bytes, .text: "A string of \(counted(head.argument, "byte"))"
+      case .map: "A map of \(counted(head.argument, "pair"))"
+      default: "An array of \(counted(head.argument, "element"))"
+      }
     guard head.argument <= UInt64(remaining / bytesPerElement) else {
-      throw JKCBORError(
+      return JKCBORError(
         .lengthBeyondInput,
         "\(what) is declared, but only \(counted(UInt64(remaining), "byte")) "
           + (remaining == 1 ? "remains" : "remain"),
         at: head.start)
     }
-    guard head.argument <= UInt64(limit) else {
-      throw JKCBORError(
-        .limitExceeded, "\(what) is declared, over the limit of \(limit)", at: head.start)
-    }
-    return Int(head.argument)
+    return JKCBORError(
+      .limitExceeded, "\(what) is declared, over the limit of \(limit)", at: head.start)
   }
 
   /// The text of the UTF-8 bytes at `start..<start + count`, which must be
