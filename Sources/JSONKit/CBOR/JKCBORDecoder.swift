@@ -1,8 +1,7 @@
 import Foundation
 
-/// Decodes `Decodable` values from CBOR (RFC 8949), JSONKit's binary format:
-/// the Codable counterpart of ``JKCBOREncoder``, and of `JKDecoder` for
-/// JSON, strict in the same way.
+/// Decodes `Decodable` values from CBOR (RFC 8949), JSONKit's binary format,
+/// as `JKDecoder` decodes them from JSON, and as strictly.
 ///
 /// ```swift
 /// let order = try JKCBORDecoder().decode(Order.self, from: bytes)
