@@ -93,11 +93,31 @@ struct CBORReader {
       position = start + 1
       return Head(major: major, info: info, argument: UInt64(info), start: start)
     }
+    if info < 28 {
+      // One, two, four or eight bytes of argument, big-endian.
+      let width = 1 &<< Int(info &- 24)
+      if bytes.count &- start > width {
+        let argument: UInt64
+        switch width {
+        case 1: argument = UInt64(bytes.load(fromByteOffset: start + 1, as: UInt8.self))
+        case 2:
+          argument = UInt64(
+            UInt16(bigEndian: bytes.loadUnaligned(fromByteOffset: start + 1, as: UInt16.self)))
+        case 4:
+          argument = UInt64(
+            UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: start + 1, as: UInt32.self)))
+        default:
+          argument = UInt64(
+            bigEndian: bytes.loadUnaligned(fromByteOffset: start + 1, as: UInt64.self))
+        }
+        position = start &+ 1 &+ width
+        return Head(major: major, info: info, argument: argument, start: start)
+      }
+    }
     return try readLongHead(initial, at: start)
   }
 
-  /// A head whose argument follows its initial byte, or that is
-  /// indefinite, or reserved.
+  /// A head that is cut short, indefinite or reserved.
   @inline(never)
   private mutating func readLongHead(_ initial: UInt8, at start: Int) throws -> Head {
     let info = initial & 0x1F

@@ -196,31 +196,25 @@ struct CBORTapeScanner {
     if head.isIndefinite {
       while try !reader.readBreak() {
         guard count < configuration.maxCollectionCount else { throw tooMany(at: head.start) }
-        try scanPair(depth: depth, keysBase: keysBase, object: index, into: &state)
+        try scanPair(depth: depth, into: &state)
         count += 1
       }
     } else {
       count = try reader.checkedLength(
         head, limit: configuration.maxCollectionCount, bytesPerElement: 2)
       for _ in 0..<count {
-        try scanPair(depth: depth, keysBase: keysBase, object: index, into: &state)
+        try scanPair(depth: depth, into: &state)
       }
     }
-    if count > Self.linearKeyCheckLimit {
-      try checkKeysOfLargeMap(object: index, keysBase: keysBase, into: &state)
+    if count > 1, hasRepeatedKeys(from: keysBase, in: &state) {
+      try repeated(inObject: index, in: &state)
     }
     state.keyStack.count = keysBase
     close(index, count: count, in: &state)
   }
 
-  /// Up to this many keys, each new key is compared with the map's earlier
-  /// ones; a larger map's keys are checked once, sorted, when it ends.
-  private static let linearKeyCheckLimit = 16
-
   /// Records one key and its value.
-  private mutating func scanPair(
-    depth: Int, keysBase: Int, object: Int, into state: inout ScanState
-  ) throws {
+  private mutating func scanPair(depth: Int, into state: inout ScanState) throws {
     let head = try reader.readHead()
     let id: UInt32
     switch head.major {
@@ -255,16 +249,8 @@ struct CBORTapeScanner {
         "A map key that is not text or an integer cannot be decoded by Codable", at: head.start)
     }
     state.tape.append(TapeEntry(.key, offset: head.start, payload: UInt64(id)))
-    let canonical = state.keys.canonicalIDs[Int(id)]
-    let earlier = state.keyStack.count - keysBase
-    if earlier < Self.linearKeyCheckLimit {
-      for position in keysBase..<state.keyStack.count
-      where state.keyStack.base[position] == canonical {
-        try repeated(keyAt: head.start, object: object, in: &state)
-        break
-      }
-    }
-    state.keyStack.append(canonical)
+    // Repeats are found among Swift-equal keys, as JSON's are, when the map ends.
+    state.keyStack.append(state.keys.canonicalIDs[Int(id)])
     try scanItem(depth: depth + 1, into: &state)
   }
 
@@ -274,49 +260,58 @@ struct CBORTapeScanner {
     return text.withUTF8 { state.keys.intern($0.baseAddress!, length: $0.count) }
   }
 
-  /// Checks the keys of a map with more than ``linearKeyCheckLimit`` of
-  /// them for repeats, once it has ended.
-  private func checkKeysOfLargeMap(
-    object: Int, keysBase: Int, into state: inout ScanState
-  ) throws {
-    var ids = Array(
-      UnsafeBufferPointer(
-        start: state.keyStack.base + keysBase, count: state.keyStack.count - keysBase))
-    ids.sort()
-    for position in ids.indices.dropFirst() where ids[position] == ids[position - 1] {
-      // The second key with this id, in the order the map holds them.
-      var seen = 0
-      var index = object + 1
-      while index < state.tape.count {
-        let entry = state.tape.base[index]
-        if entry.kind == .key && state.keys.canonicalIDs[Int(entry.payload)] == ids[position] {
-          seen += 1
-          if seen == 2 {
-            try repeated(keyAt: entry.offset, object: object, in: &state)
-            return
-          }
-        }
-        index = entry.kind == .key ? index + 1 : indexAfter(index, in: state)
+  /// Whether any canonical key id from `keysBase` on the key stack occurs
+  /// twice: pairwise for small maps, with a stamp per key id for larger
+  /// ones (as the JSON scanner checks an object when it closes).
+  private func hasRepeatedKeys(from keysBase: Int, in state: inout ScanState) -> Bool {
+    let ids = state.keyStack.base + keysBase
+    let count = state.keyStack.count - keysBase
+    if count <= 8 {
+      for i in 1..<count {
+        for j in 0..<i where ids[i] == ids[j] { return true }
       }
+      return false
+    }
+    if state.stamps.count < state.keys.count {
+      state.stamps.append(
+        contentsOf: repeatElement(0, count: state.keys.count - state.stamps.count))
+    }
+    if state.serial == UInt32.max {
+      state.serial = 0
+      for i in state.stamps.indices { state.stamps[i] = 0 }
+    }
+    state.serial += 1
+    let serial = state.serial
+    return state.stamps.withUnsafeMutableBufferPointer { stamps in
+      var repeated = false
+      for i in 0..<count {
+        let id = Int(ids[i])
+        if stamps[id] == serial { repeated = true }
+        stamps[id] = serial
+      }
+      return repeated
+    }
+  }
+
+  /// A map at `object` with a repeated key: with repeats allowed, the map's
+  /// flag; otherwise an error at the key's second occurrence.
+  private func repeated(inObject object: Int, in state: inout ScanState) throws {
+    let entry = state.tape.base[object]
+    guard !configuration.allowsDuplicateKeys else {
+      state.tape.base[object] = TapeEntry(
+        .object, flags: TapeEntry.hasDuplicateKeys, offset: entry.offset, payload: entry.payload)
       return
     }
-  }
-
-  /// The index after the value at `index` on the tape being written.
-  private func indexAfter(_ index: Int, in state: ScanState) -> Int {
-    let entry = state.tape.base[index]
-    return entry.isContainer ? entry.containerEnd : index + 1
-  }
-
-  /// A key repeated in the map at `object`: an error, or with repeats
-  /// allowed, the map's flag.
-  private func repeated(keyAt offset: Int, object: Int, in state: inout ScanState) throws {
-    guard configuration.allowsDuplicateKeys else {
-      throw JKCBORError(.duplicateKey, "A map key is repeated", at: offset)
+    var seen: Set<UInt32> = []
+    var index = object + 1
+    while index < state.tape.count {
+      let key = state.tape.base[index]
+      if !seen.insert(state.keys.canonicalIDs[Int(key.payload)]).inserted {
+        throw JKCBORError(.duplicateKey, "A map key is repeated", at: key.offset)
+      }
+      let value = state.tape.base[index + 1]
+      index = value.isContainer ? value.containerEnd : index + 2
     }
-    let entry = state.tape.base[object]
-    state.tape.base[object] = TapeEntry(
-      .object, flags: TapeEntry.hasDuplicateKeys, offset: entry.offset, payload: entry.payload)
   }
 
   /// Writes the count and end of the container at `index`.
