@@ -24,9 +24,8 @@ struct StreamingState: ~Copyable {
   var frames: [Frame] = []
   /// The members of the open objects, in the order they were begun.
   var members: [Member] = []
-  /// The fingerprint sets of open wide objects, innermost last; kept apart
-  /// from the frames so that a frame stays cheap to copy and destroy.
-  private var fingerprintSets: [Set<UInt64>] = []
+  /// The fingerprints of the members of open wide objects.
+  private var wideObjects = DuplicateKeyTracker()
   /// Every container opened, by number.
   var containers: [ContainerRecord] = []
   /// The coding key of the member each container fills, by container
@@ -158,9 +157,7 @@ struct StreamingState: ~Copyable {
     /// Whether two members' keys may be equal (their fingerprints are).
     var mayHaveDuplicates = false
     /// Whether the object is wide enough that its members' fingerprints are
-    /// kept in a set, the last of `fingerprintSets`: the bits below fill up
-    /// after a few dozen members, and scanning on every hit would make
-    /// writing an object quadratic in its size.
+    /// kept in a set (see ``DuplicateKeyTracker``).
     var hasFingerprintSet = false
     /// The slot the container fills in its parent.
     let parentSlot: EncodingSlot
@@ -206,9 +203,6 @@ struct StreamingState: ~Copyable {
     /// it was reordered.
     var reordering = -1
   }
-
-  /// The member count from which an object tracks its fingerprints in a set.
-  private static let fingerprintSetThreshold = 64
 
   @inline(__always)
   func frameIndex(_ serial: Int) -> Int? {
@@ -414,8 +408,9 @@ struct StreamingState: ~Copyable {
   /// whether one may.
   @inline(__always)
   private mutating func noteFingerprint(_ fingerprint: UInt64, inFrame index: Int) -> Bool {
-    if frames[index].count >= Self.fingerprintSetThreshold {
-      return noteFingerprintInSet(fingerprint, inFrame: index)
+    if frames[index].count >= DuplicateKeyTracker.threshold {
+      let base = frames[index].memberBase
+      return wideObjects.note(fingerprint, in: &frames[index], members: members[base...])
     }
     let bit = UInt64(1) << (fingerprint & 63)
     let seen =
@@ -438,24 +433,6 @@ struct StreamingState: ~Copyable {
       }
     }
     return seen != 0
-  }
-
-  /// ``noteFingerprint(_:inFrame:)`` for a wide object, which is the
-  /// innermost open container.
-  private mutating func noteFingerprintInSet(_ fingerprint: UInt64, inFrame index: Int) -> Bool {
-    if !frames[index].hasFingerprintSet {
-      var fingerprints = Set<UInt64>(minimumCapacity: 4 * Self.fingerprintSetThreshold)
-      for member in members[frames[index].memberBase...] {
-        fingerprints.insert(member.fingerprint)
-      }
-      fingerprintSets.append(fingerprints)
-      frames[index].hasFingerprintSet = true
-    }
-    if !fingerprintSets[fingerprintSets.count - 1].insert(fingerprint).inserted {
-      frames[index].mayHaveDuplicates = true
-      return true
-    }
-    return false
   }
 
   // MARK: - Values
@@ -548,9 +525,7 @@ struct StreamingState: ~Copyable {
   private mutating func takeOutText(from start: Int, after index: Int) {
     if index + 1 < frames.count {
       members.removeLast(members.count - frames[index + 1].memberBase)
-      for frame in frames[(index + 1)...] where frame.hasFingerprintSet {
-        fingerprintSets.removeLast()
-      }
+      for frame in frames[(index + 1)...] { wideObjects.leave(frame) }
       frames.removeLast(frames.count - (index + 1))
     }
     // The containers opened for the member come last, and their text lies
@@ -644,7 +619,7 @@ struct StreamingState: ~Copyable {
     writer.closeContainer(
       isObject: frame.isObject, isEmpty: frame.count == 0, indentLevel: level - 1)
     if frame.isObject { members.removeLast(members.count - frame.memberBase) }
-    if frame.hasFingerprintSet { fingerprintSets.removeLast() }
+    wideObjects.leave(frame)
   }
 
   /// Finishes streaming: closes every container. Returns false when the
