@@ -206,6 +206,8 @@ private func checkEntries(of tape: Tape, loose: Bool) {
       break
     case .bigInteger:
       violated("no big integers on a tape scanned without allowing them")
+    case .bytes:
+      violated("no byte strings on a tape scanned from JSON")
     }
   }
 }

@@ -19,7 +19,10 @@ import Foundation
 // - what reads with the strict rules reads the same with duplicate keys
 //   allowed; what is refused for a repeated key or extra bytes reads when
 //   they are allowed, or fails for another reason;
-// - what converts to JSON converts back to CBOR and to JSON again unchanged;
+// - what converts to JSON converts back to CBOR and to JSON again unchanged,
+//   and `JKCBORDecoder` reads it as that JSON through the tape;
+// - `JKCBORDecoder` decoding models throws nothing but `DecodingError`, and
+//   what it reads as `JSONValue` is well-formed CBOR;
 // - JSON converted to CBOR reads back as the conversion; cut short it is
 //   an error about the end of the input, with a byte appended an error
 //   about the extra byte (or, allowing it, the same item).
@@ -42,6 +45,7 @@ public func fuzzCBOR(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
   guard let input = FuzzInput(data, size) else { return 0 }
   if input.selector & 1 != 0 {
     checkReading(input.document)
+    checkDecoding(input.document)
     return 0
   }
   guard let json = try? JSONValue(parsing: input.document) else { return 0 }
@@ -103,6 +107,36 @@ private func checkReading(_ bytes: UnsafeRawBufferPointer) {
     require(
       (try? JSONValue(CBORValue(json))) == json, "CBOR made JSON converts both ways unchanged",
       "\(json)")
+    // What converts to JSON, JKCBORDecoder reads through the tape as the same value.
+    let decoded = Result { try JKCBORDecoder().decode(JSONValue.self, from: bytes) }
+    require(
+      (try? decoded.get()) == json, "JKCBORDecoder reads what converts to JSON as that JSON",
+      "\(json) vs \(decoded)")
+  }
+}
+
+/// Decodes `bytes` into models with `JKCBORDecoder`, which may fail only
+/// with a `DecodingError`; what it reads as `JSONValue` reads as an item too.
+private func checkDecoding(_ bytes: UnsafeRawBufferPointer) {
+  let decoder = JKCBORDecoder()
+  for decode in [
+    { _ = try decoder.decode(FuzzModel.self, from: bytes) },
+    { _ = try decoder.decode([FuzzModel].self, from: bytes) },
+    { _ = try decoder.decode([String: Int].self, from: bytes) },
+    {
+      _ = try decoder.decode(JSONValue.self, from: bytes)
+      require(
+        (try? CBORValue.read(bytes, configuration: strict)) != nil,
+        "what JKCBORDecoder reads is well-formed CBOR")
+    },
+  ] as [() throws -> Void] {
+    do {
+      try decode()
+    } catch let error as DecodingError {
+      _ = String(describing: error)
+    } catch {
+      violated("JKCBORDecoder throws DecodingError", "\(type(of: error)): \(error)")
+    }
   }
 }
 

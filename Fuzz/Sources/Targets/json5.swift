@@ -167,6 +167,8 @@ private func checkJSON5Entries(of tape: Tape, loose: Bool) {
       break
     case .bigInteger:
       violated("no big integers on a tape scanned without allowing them")
+    case .bytes:
+      violated("no byte strings on a tape scanned from JSON")
     }
   }
 }
