@@ -192,6 +192,31 @@ struct CBORDecoderTests {
     #expect(throws: DecodingError.self) { try JKCBORDecoder().decode([Int].self, from: hostile) }
   }
 
+  @Test("One decoder decodes from many tasks at once, each getting its own value")
+  func concurrentDecoding() async throws {
+    let decoder = JKCBORDecoder()
+    decoder.keyDecodingStrategy = .convertFromSnakeCase
+    let results = try await withThrowingTaskGroup(of: (Int, [String: Int]).self) { group in
+      for task in 0..<8 {
+        group.addTask {
+          var last: [String: Int] = [:]
+          for round in 0..<200 {
+            let item: CBORValue = [
+              "task_id": CBORValue(Int64(task)), "round": CBORValue(Int64(round)),
+            ]
+            last = try decoder.decode([String: Int].self, from: item.cborBytes())
+          }
+          return (task, last)
+        }
+      }
+      var results: [Int: [String: Int]] = [:]
+      for try await (task, value) in group { results[task] = value }
+      return results
+    }
+    #expect(results.count == 8)
+    for (task, value) in results { #expect(value == ["task_id": task, "round": 199]) }
+  }
+
   @Test("The untyped value decodes with the decoder's rules")
   func untyped() throws {
     let item: CBORValue = ["k": .tagged(1000, .bytes([1]))]
