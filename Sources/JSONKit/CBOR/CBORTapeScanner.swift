@@ -206,7 +206,7 @@ struct CBORTapeScanner {
         try scanPair(depth: depth, into: &state)
       }
     }
-    if count > 1, hasRepeatedKeys(from: keysBase, in: &state) {
+    if count > 1, state.hasRepeatedKeys(amongLast: state.keyStack.count - keysBase) {
       try repeated(inObject: index, in: &state)
     }
     state.keyStack.count = keysBase
@@ -258,39 +258,6 @@ struct CBORTapeScanner {
   private static func intern(_ text: String, in state: inout ScanState) -> UInt32 {
     var text = text
     return text.withUTF8 { state.keys.intern($0.baseAddress!, length: $0.count) }
-  }
-
-  /// Whether any canonical key id from `keysBase` on the key stack occurs
-  /// twice: pairwise for small maps, with a stamp per key id for larger
-  /// ones (as the JSON scanner checks an object when it closes).
-  private func hasRepeatedKeys(from keysBase: Int, in state: inout ScanState) -> Bool {
-    let ids = state.keyStack.base + keysBase
-    let count = state.keyStack.count - keysBase
-    if count <= 8 {
-      for i in 1..<count {
-        for j in 0..<i where ids[i] == ids[j] { return true }
-      }
-      return false
-    }
-    if state.stamps.count < state.keys.count {
-      state.stamps.append(
-        contentsOf: repeatElement(0, count: state.keys.count - state.stamps.count))
-    }
-    if state.serial == UInt32.max {
-      state.serial = 0
-      for i in state.stamps.indices { state.stamps[i] = 0 }
-    }
-    state.serial += 1
-    let serial = state.serial
-    return state.stamps.withUnsafeMutableBufferPointer { stamps in
-      var repeated = false
-      for i in 0..<count {
-        let id = Int(ids[i])
-        if stamps[id] == serial { repeated = true }
-        stamps[id] = serial
-      }
-      return repeated
-    }
   }
 
   /// A map at `object` with a repeated key: with repeats allowed, the map's

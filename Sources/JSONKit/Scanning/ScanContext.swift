@@ -49,6 +49,39 @@ struct ScanState {
   }
 }
 
+extension ScanState {
+  /// Whether any canonical key id occurs twice among the last `count` on
+  /// ``keyStack`` (an object's keys, when it closes): pairwise for small
+  /// objects, with a stamp per key id for larger ones.
+  mutating func hasRepeatedKeys(amongLast count: Int) -> Bool {
+    let ids = keyStack.base + keyStack.count - count
+    if count <= 8 {
+      for i in 1..<count {
+        for j in 0..<i where ids[i] == ids[j] { return true }
+      }
+      return false
+    }
+    if stamps.count < keys.count {
+      stamps.append(contentsOf: repeatElement(0, count: keys.count - stamps.count))
+    }
+    if serial == UInt32.max {
+      serial = 0
+      for i in stamps.indices { stamps[i] = 0 }
+    }
+    serial += 1
+    let serial = serial
+    return stamps.withUnsafeMutableBufferPointer { stamps in
+      var repeated = false
+      for i in 0..<count {
+        let id = Int(ids[i])
+        if stamps[id] == serial { repeated = true }
+        stamps[id] = serial
+      }
+      return repeated
+    }
+  }
+}
+
 /// The owner of a ``ScanState``. One scan at a time uses a context; a
 /// ``ScanContextPool`` hands contexts out so that a warm one is reused.
 final class ScanContext: @unchecked Sendable {

@@ -223,42 +223,11 @@ struct Scanner<Recording: ScanRecording> {
     state.tape.base[tapeIndex].payload = childCount << 32 | UInt64(state.tape.count)
     let keyCount = Int(childCount)
     if keyCount > 1,
-      hasDuplicateKeys(state.keyStack.base + state.keyStack.count - keyCount, keyCount)
+      state.hasRepeatedKeys(amongLast: keyCount)
     {
       state.tape.base[tapeIndex].header |= UInt64(TapeEntry.hasDuplicateKeys) << 4
     }
     state.keyStack.count -= keyCount
-  }
-
-  /// Whether any key id occurs twice among `count` ids: pairwise for small
-  /// objects, with a stamp per key id for larger ones.
-  private mutating func hasDuplicateKeys(_ ids: UnsafeMutablePointer<UInt32>, _ count: Int) -> Bool
-  {
-    if count <= 8 {
-      for i in 1..<count {
-        for j in 0..<i where ids[i] == ids[j] { return true }
-      }
-      return false
-    }
-    if state.stamps.count < state.keys.count {
-      state.stamps.append(
-        contentsOf: repeatElement(0, count: state.keys.count - state.stamps.count))
-    }
-    if state.serial == UInt32.max {
-      state.serial = 0
-      for i in state.stamps.indices { state.stamps[i] = 0 }
-    }
-    state.serial += 1
-    let serial = state.serial
-    return state.stamps.withUnsafeMutableBufferPointer { stamps in
-      var duplicate = false
-      for i in 0..<count {
-        let id = Int(ids[i])
-        if stamps[id] == serial { duplicate = true }
-        stamps[id] = serial
-      }
-      return duplicate
-    }
   }
 
   /// Scans `"key"` and the `:` after it, leaving `index` at the value.
