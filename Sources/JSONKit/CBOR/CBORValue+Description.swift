@@ -43,7 +43,8 @@ extension CBORValue: CustomStringConvertible {
     case .negative(let value):
       return value == .max ? "-18446744073709551616" : "-\(value + 1)"
     case .bytes(let bytes): return "h'" + bytes.map { hex($0).lowercased() }.joined() + "'"
-    case .text(let text): return quoted(text)
+    // Text as JSON writes a string, as the notation's strings are JSON's.
+    case .text(let text): return JSONValue.quote(text, options: .withoutEscapingSlashes)
     case .bool(let value): return value ? "true" : "false"
     case .null: return "null"
     case .undefined: return "undefined"
@@ -66,25 +67,5 @@ extension CBORValue: CustomStringConvertible {
     let sign = exponent.first == "-" ? "-" : "+"
     exponent = exponent.drop { $0 == "+" || $0 == "-" || $0 == "0" }
     return mantissa + "e" + sign + (exponent.isEmpty ? "0" : String(exponent))
-  }
-
-  /// `text` in double quotes, with `"`, `\` and control characters escaped
-  /// as JSON escapes them.
-  private static func quoted(_ text: String) -> String {
-    var result = "\""
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "\"": result += "\\\""
-      case "\\": result += "\\\\"
-      case "\n": result += "\\n"
-      case "\r": result += "\\r"
-      case "\t": result += "\\t"
-      case "\u{0}"..."\u{1F}", "\u{7F}":
-        let digits = String(scalar.value, radix: 16)
-        result += "\\u" + String(repeating: "0", count: 4 - digits.count) + digits
-      default: result.unicodeScalars.append(scalar)
-      }
-    }
-    return result + "\""
   }
 }
