@@ -22,9 +22,22 @@ struct CBORReader {
   }
 
   /// The major types, the initial byte's top three bits.
-  enum Major: UInt8 {
+  enum Major: UInt8, CustomStringConvertible {
     case unsigned = 0
     case negative, bytes, text, array, map, tag, simple
+
+    /// What an item of this major type is, for error messages.
+    var description: String {
+      switch self {
+      case .unsigned, .negative: "an integer"
+      case .bytes: "a byte string"
+      case .text: "a text string"
+      case .array: "an array"
+      case .map: "a map"
+      case .tag: "a tagged item"
+      case .simple: "a simple value or a float"
+      }
+    }
   }
 
   /// An item's head: its major type and argument.

@@ -25,56 +25,110 @@ enum CBORTags {
   /// Tag 55799: "this is CBOR", which changes nothing of the item inside.
   static let selfDescribed: UInt64 = 55799
 
-  /// Checks that `content`, read at `offset`, is what `tag` may hold.
-  static func check(_ content: CBORValue, taggedWith tag: UInt64, at offset: Int) throws {
-    let fits: Bool
-    let expected: String
-    switch tag {
-    case dateTimeText, uri:
-      fits = content.stringValue != nil
-      expected = "a text string"
-    case epochTime:
-      switch content {
-      case .unsigned, .negative, .float: fits = true
-      default: fits = false
+  /// What a known tag's content must be.
+  enum Content {
+    /// A text string (tags 0 and 32).
+    case text
+    /// An integer or a float (tag 1).
+    case number
+    /// A byte string (tags 2, 3 and 24).
+    case bytes
+    /// A byte string of 16 bytes (tag 37).
+    case sixteenBytes
+    /// `[exponent, mantissa]`: an integer, then an integer or a bignum
+    /// (tags 4 and 5).
+    case exponentAndMantissa
+    /// Any item (tag 55799).
+    case anything
+
+    /// What the content must be, in words: "a text string".
+    var description: String {
+      switch self {
+      case .text: "a text string"
+      case .number: "an integer or a float"
+      case .bytes: "a byte string"
+      case .sixteenBytes: "a byte string of 16 bytes"
+      case .exponentAndMantissa:
+        "an array of an integer exponent and an integer or bignum mantissa"
+      case .anything: "any item"
       }
-      expected = "an integer or a float"
-    case positiveBignum, negativeBignum, encodedCBOR:
-      fits = content.bytesValue != nil
-      expected = "a byte string"
-    case decimalFraction, bigfloat:
-      fits = isExponentAndMantissa(content)
-      expected = "an array of an integer exponent and an integer or bignum mantissa"
-    case uuid:
-      fits = content.bytesValue?.count == 16
-      expected = "a byte string of 16 bytes"
-    default:
-      return
     }
-    guard fits else {
-      throw JKCBORError(
-        .invalidTagContent,
-        "Tag \(tag) holds \(content.kindDescription) where it needs \(expected)",
-        at: offset)
+
+    /// Whether an item whose head is `head` can be this content, as far as
+    /// the head tells (an array's elements are checked once read).
+    func admits(_ head: CBORReader.Head) -> Bool {
+      switch self {
+      case .text: head.major == .text
+      case .number:
+        head.major == .unsigned || head.major == .negative
+          || (head.major == .simple && (25...27).contains(head.info))
+      case .bytes: head.major == .bytes
+      case .sixteenBytes: head.major == .bytes && !head.isIndefinite && head.argument == 16
+      case .exponentAndMantissa: head.major == .array && (head.isIndefinite || head.argument == 2)
+      case .anything: true
+      }
+    }
+
+    /// Whether `value` is this content.
+    func admits(_ value: CBORValue) -> Bool {
+      switch (self, value) {
+      case (.text, .text), (.bytes, .bytes), (.anything, _): true
+      case (.number, .unsigned), (.number, .negative), (.number, .float): true
+      case (.sixteenBytes, .bytes(let bytes)): bytes.count == 16
+      case (.exponentAndMantissa, .array(let parts)) where parts.count == 2:
+        parts[0].isInteger && (parts[1].isInteger || parts[1].isBignum)
+      default: false
+      }
     }
   }
 
-  /// Whether `content` is `[exponent, mantissa]` as tags 4 and 5 hold them.
-  private static func isExponentAndMantissa(_ content: CBORValue) -> Bool {
-    guard case .array(let parts) = content, parts.count == 2 else { return false }
-    switch parts[0] {
-    case .unsigned, .negative: break
-    default: return false
+  /// The content `tag` needs, or `nil` for a tag JSONKit does not know.
+  static func content(of tag: UInt64) -> Content? {
+    switch tag {
+    case dateTimeText, uri: .text
+    case epochTime: .number
+    case positiveBignum, negativeBignum, encodedCBOR: .bytes
+    case uuid: .sixteenBytes
+    case decimalFraction, bigfloat: .exponentAndMantissa
+    case selfDescribed: .anything
+    default: nil
     }
-    switch parts[1] {
-    case .unsigned, .negative: return true
-    case .tagged(let tag, .bytes) where tag == positiveBignum || tag == negativeBignum: return true
-    default: return false
-    }
+  }
+
+  /// The error for content of `found` kind under `tag`, which needs
+  /// `content`, at `offset`.
+  static func wrongContent(
+    of tag: UInt64, found: String, needs content: Content, at offset: Int
+  ) -> JKCBORError {
+    JKCBORError(
+      .invalidTagContent, "Tag \(tag) holds \(found) where it needs \(content.description)",
+      at: offset)
+  }
+
+  /// Checks that `content`, read at `offset`, is what `tag` may hold.
+  static func check(_ value: CBORValue, taggedWith tag: UInt64, at offset: Int) throws {
+    guard let content = content(of: tag), !content.admits(value) else { return }
+    throw wrongContent(of: tag, found: value.kindDescription, needs: content, at: offset)
   }
 }
 
 extension CBORValue {
+  /// Whether the item is an integer.
+  fileprivate var isInteger: Bool {
+    switch self {
+    case .unsigned, .negative: true
+    default: false
+    }
+  }
+
+  /// Whether the item is a bignum: tag 2 or 3 on a byte string.
+  fileprivate var isBignum: Bool {
+    if case .tagged(let tag, .bytes) = self {
+      return tag == CBORTags.positiveBignum || tag == CBORTags.negativeBignum
+    }
+    return false
+  }
+
   /// What kind of item this is, for error messages: "a text string".
   var kindDescription: String {
     switch self {

@@ -302,37 +302,23 @@ struct CBORTapeScanner {
     _ head: CBORReader.Head, depth: Int, into state: inout ScanState
   ) throws {
     let content = try reader.readHead()
-    func wrong(_ expected: String) -> JKCBORError {
-      JKCBORError(
-        .invalidTagContent, "Tag \(head.argument) holds something else than \(expected)",
-        at: content.start)
+    if let needed = CBORTags.content(of: head.argument), !needed.admits(content) {
+      throw CBORTags.wrongContent(
+        of: head.argument, found: content.major.description, needs: needed, at: content.start)
     }
     switch head.argument {
     case CBORTags.dateTimeText, CBORTags.uri:
-      guard content.major == .text else { throw wrong("a text string") }
       try scanString(content, flags: 0, into: &state)
     case CBORTags.epochTime:
-      switch content.major {
-      case .unsigned, .negative: break
-      case .simple where content.info >= 25 && content.info <= 27: break
-      default: throw wrong("an integer or a float")
-      }
       try scanItem(content, depth: depth + 1, into: &state)
     case CBORTags.positiveBignum, CBORTags.negativeBignum:
-      guard content.major == .bytes else { throw wrong("a byte string") }
       let flag =
         head.argument == CBORTags.positiveBignum
         ? TapeEntry.positiveBignum : TapeEntry.negativeBignum
       try scanString(content, flags: flag, into: &state)
     case CBORTags.uuid:
-      guard content.major == .bytes, !content.isIndefinite, content.argument == 16 else {
-        throw wrong("a byte string of 16 bytes")
-      }
       try scanString(content, flags: TapeEntry.uuidBytes, into: &state)
     case CBORTags.decimalFraction:
-      guard content.major == .array, content.isIndefinite || content.argument == 2 else {
-        throw wrong("an array of an exponent and a mantissa")
-      }
       let index = state.tape.count
       try scanArray(content, depth: depth + 1, flags: TapeEntry.decimalFraction, into: &state)
       try checkDecimalFraction(at: index, offset: content.start, in: state)
@@ -362,9 +348,9 @@ struct CBORTapeScanner {
     guard array.childCount == 2, exponent.kind == .int,
       isInteger(mantissa) || isBignum(mantissa)
     else {
-      throw JKCBORError(
-        .invalidTagContent,
-        "Tag 4 holds something else than an array of an exponent and a mantissa", at: offset)
+      throw CBORTags.wrongContent(
+        of: CBORTags.decimalFraction, found: "another array", needs: .exponentAndMantissa,
+        at: offset)
     }
   }
 
