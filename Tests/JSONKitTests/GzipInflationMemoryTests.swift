@@ -32,22 +32,6 @@ struct GzipInflationMemoryTests {
     return Array([[UInt8]](repeating: member, count: count).joined())
   }
 
-  /// Writes how much the peak resident size grew while `body` ran to
-  /// standard output, for the parent process to read back.
-  static func reportPeakGrowth(_ body: () throws -> Void) rethrows {
-    let base = ResidentMemory.resetPeak()
-    try body()
-    print("peak growth:", ResidentMemory.peak - base)
-  }
-
-  /// The peak growth an exit test reported.
-  static func peakGrowth(in result: ExitTest.Result?) -> Int? {
-    let output = String(decoding: result?.standardOutputContent ?? [], as: UTF8.self)
-    return output.split(separator: "\n").compactMap { line in
-      line.hasPrefix("peak growth: ") ? Int(line.dropFirst("peak growth: ".count)) : nil
-    }.last
-  }
-
   @Test(
     "A bomb stops at the limit having used no more memory than the limit",
     .enabled(if: GzipInflationMemoryTests.isMeasured))
@@ -56,7 +40,7 @@ struct GzipInflationMemoryTests {
       processExitsWith: .success, observing: [\.standardOutputContent]
     ) {
       let bomb = GzipInflationMemoryTests.members(192)  // 192 MiB of text
-      try GzipInflationMemoryTests.reportPeakGrowth {
+      try ResidentMemory.report("inflate") {
         do {
           try JSONValue.validate(
             Data(bomb), decompression: .gzip(maxInflatedSize: GzipInflationMemoryTests.limit))
@@ -64,7 +48,7 @@ struct GzipInflationMemoryTests {
         } catch let error as JKParseError where error.kind == .inflatedTooLarge {}
       }
     }
-    let growth = try #require(Self.peakGrowth(in: result))
+    let growth = try #require(ResidentMemory.reports(in: result)["inflate"]).peak
     #expect(growth <= Self.limit + Self.allowance, "peak growth \(growth >> 20) MiB")
   }
 
@@ -77,7 +61,7 @@ struct GzipInflationMemoryTests {
     ) {
       // 128 MiB of text, then an empty member, read with the buffer full.
       let stream = GzipInflationMemoryTests.members(128) + GzipStreams.member([UInt8]())
-      try GzipInflationMemoryTests.reportPeakGrowth {
+      try ResidentMemory.report("inflate") {
         try stream.withUnsafeBytes { bytes in
           let text = try GzipReader.inflate(bytes, limit: GzipInflationMemoryTests.limit)
           defer { text.deallocate() }
@@ -85,7 +69,7 @@ struct GzipInflationMemoryTests {
         }
       }
     }
-    let growth = try #require(Self.peakGrowth(in: result))
+    let growth = try #require(ResidentMemory.reports(in: result)["inflate"]).peak
     #expect(growth <= Self.limit + Self.allowance, "peak growth \(growth >> 20) MiB")
   }
 }
