@@ -136,7 +136,7 @@ struct CBORTapeScanner {
     var entryFlags = flags
     if kind == .string {
       let bytes = UnsafeRawBufferPointer(rebasing: reader.bytes[start..<start + count])
-      if Self.isASCII(bytes) {
+      if Tape.isASCII(bytes.assumingMemoryBound(to: UInt8.self)) {
         entryFlags |= TapeEntry.isASCII
       } else if let bad = UTF8Validation.firstIllFormedOffset(bytes) {
         throw JKCBORError(.invalidUTF8, "A text string is not well-formed UTF-8", at: start + bad)
@@ -144,23 +144,6 @@ struct CBORTapeScanner {
     }
     state.tape.append(
       TapeEntry(kind, flags: entryFlags, offset: start - 1, payload: UInt64(count)))
-  }
-
-  /// Whether every byte is below 0x80, eight at a time.
-  @inline(__always)
-  private static func isASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
-    var index = 0
-    let count = bytes.count
-    var bits: UInt64 = 0
-    while count - index >= 8 {
-      bits |= bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-      index += 8
-    }
-    while index < count {
-      bits |= UInt64(bytes[index])
-      index += 1
-    }
-    return bits & 0x8080_8080_8080_8080 == 0
   }
 
   // MARK: - Arrays and maps
