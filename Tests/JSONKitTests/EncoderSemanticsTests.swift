@@ -293,8 +293,8 @@ struct EncoderSemanticsTests {
 
   /// Encodes two single values for one place: Foundation stops the process;
   /// JSONKit must throw.
-  struct TwoSingleValues: Encodable {
-    var first: JSONValue
+  struct TwoSingleValues<First: Encodable>: Encodable {
+    var first: First
     func encode(to encoder: any Encoder) throws {
       var single = encoder.singleValueContainer()
       try single.encode(first)
@@ -302,15 +302,121 @@ struct EncoderSemanticsTests {
     }
   }
 
+  /// Asks for a keyed container and writes nothing into it.
+  struct EmptyKeyed: Encodable {
+    func encode(to encoder: any Encoder) throws {
+      _ = encoder.container(keyedBy: TestKey.self)
+    }
+  }
+
+  /// Expects encoding `value` to throw an `EncodingError`, at the top level
+  /// and in an array in an object, compact, with sorted
+  /// keys and pretty-printed.
+  private func expectThrows<T: Encodable>(
+    _ value: T, sourceLocation: SourceLocation = #_sourceLocation
+  ) {
+    for formatting: JKOutputFormatting in [[], [.sortedKeys], [.prettyPrinted]] {
+      let encoder = JKEncoder()
+      encoder.outputFormatting = formatting
+      #expect(throws: EncodingError.self, sourceLocation: sourceLocation) {
+        try encoder.encode(value)
+      }
+      #expect(throws: EncodingError.self, sourceLocation: sourceLocation) {
+        try encoder.encode(InAnObject(a: [value]))
+      }
+    }
+  }
+
+  /// Holds `a` after another member, whose key sorts after it.
+  struct InAnObject<Value: Encodable>: Encodable {
+    var z = 1
+    var a: Value
+  }
+
   @Test func aSecondSingleValueAfterAContainerValueThrows() throws {
-    for first: JSONValue in [["a": 1], []] {
-      #expect(throws: EncodingError.self) { try JKEncoder().encode(TwoSingleValues(first: first)) }
+    for first: JSONValue in [["a": 1], [], [:], ["a": [:]]] {
+      expectThrows(TwoSingleValues(first: first))
     }
-    // An empty object is read back as the placeholder of a value still to
-    // come, so the second value replaces it without an error.
-    withKnownIssue("an empty object written as a single value can be overwritten") {
-      #expect(throws: EncodingError.self) { try JKEncoder().encode(TwoSingleValues(first: [:])) }
+    // An empty object written through a container, or for a value that
+    // encoded nothing, is a value too.
+    expectThrows(TwoSingleValues(first: EmptyKeyed()))
+    expectThrows(TwoSingleValues(first: [String: Int]()))
+    expectThrows(TwoSingleValues(first: Silent()))
+  }
+
+  /// Asks for a super encoder under "z" in a nested object, begins a later
+  /// member there, closes the object, then writes through the super encoder:
+  /// the `{}` streaming wrote for "z" awaits that value.
+  struct LateSuperEncoder: Encodable {
+    func encode(to encoder: any Encoder) throws {
+      var outer = encoder.container(keyedBy: TestKey.self)
+      var inner = outer.nestedContainer(
+        keyedBy: TestKey.self, forKey: TestKey(stringValue: "inner"))
+      let late = inner.superEncoder(forKey: TestKey(stringValue: "z"))
+      try inner.encode(1, forKey: TestKey(stringValue: "a"))
+      try outer.encode(2, forKey: TestKey(stringValue: "b"))
+      var single = late.singleValueContainer()
+      try single.encode(3)
     }
+  }
+
+  @Test func aSuperEncoderUsedLateFillsTheEmptyObjectWrittenForIt() throws {
+    // With sorted keys, the inner object's members move as it closes.
+    try expectSameAsFoundation(LateSuperEncoder())
+    let data = try JKEncoder().encode(LateSuperEncoder())
+    #expect(String(decoding: data, as: UTF8.self) == #"{"inner":{"z":3,"a":1},"b":2}"#)
+  }
+
+  /// Asks for a super encoder, writes a later member, then fails.
+  struct FailsAfterASuperEncoder: Encodable {
+    func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: TestKey.self)
+      _ = container.superEncoder(forKey: TestKey(stringValue: "s"))
+      try container.encode(1, forKey: TestKey(stringValue: "a"))
+      throw EncodingError.invalidValue(1, .init(codingPath: [], debugDescription: "fails"))
+    }
+  }
+
+  /// An element that fails once streaming wrote `{}` inside it for a member
+  /// without a value, then an empty object written whole where that `{}`
+  /// was, then a second value for the empty object's place.
+  struct EmptyObjectWhereAFailedValueWas: Encodable {
+    func encode(to encoder: any Encoder) throws {
+      var array = encoder.unkeyedContainer()
+      // `[{"s":{},"a":1`, taken out: the `{}` was at 6.
+      try? array.encode(FailsAfterASuperEncoder())
+      // `[1234,`, so that the next value starts at 6.
+      try array.encode(1234)
+      var single = array.superEncoder().singleValueContainer()
+      try single.encode(JSONValue.object([:]))
+      try single.encode(5)
+    }
+  }
+
+  @Test func anEmptyObjectWhereAFailedValueWasIsAValue() throws {
+    #expect(throws: EncodingError.self) {
+      try JKEncoder().encode(EmptyObjectWhereAFailedValueWas())
+    }
+  }
+
+  /// A member that encodes nothing, then a hand-over (a nested container
+  /// written into after later members).
+  struct SilentThenHandOver: Encodable {
+    func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: TestKey.self)
+      var nested = container.nestedContainer(
+        keyedBy: TestKey.self, forKey: TestKey(stringValue: "n"))
+      try container.encode(Silent(), forKey: TestKey(stringValue: "s"))
+      try container.encode(1, forKey: TestKey(stringValue: "a"))
+      try nested.encode(2, forKey: TestKey(stringValue: "x"))
+    }
+  }
+
+  @Test func aValueThatEncodesNothingBeforeAHandOver() throws {
+    // Foundation writes `{}` for it, and so does the tree.
+    try expectSameAsFoundation(SilentThenHandOver())
+    try expectSameAsFoundation(ThroughSingleValue(inner: EmptyKeyed()))
+    try expectSameAsFoundation(InAnObject(a: [ThroughSingleValue(inner: Silent())]))
   }
 
   /// Passes its encoder on to `Silent`, writing nothing itself.

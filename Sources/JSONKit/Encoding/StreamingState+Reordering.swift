@@ -1,12 +1,14 @@
 /// Reordering an object's members in place when it closes: for sorted
 /// keys, and for a key encoded twice (the last value wins, in the first
-/// one's place). The records of the containers inside move with their
-/// text, so that a hand-over still finds them.
+/// one's place). The records of the containers inside, and the places of
+/// the `{}` written for members without a value, move with their text, so
+/// that a hand-over still finds them.
 extension StreamingState {
   /// Rewrites the members of the object being closed: later duplicates
   /// replace earlier ones (keeping the first one's place), and with sorted
   /// keys the members are ordered by the UTF-8 bytes of their keys. The
-  /// records of the containers inside move with their text.
+  /// records of the containers inside, and the placeholders, move with
+  /// their text.
   mutating func reorderMembers(of frame: Frame, indentLevel level: Int) {
     let base = frame.memberBase
     // Members written in sorted order already stay where they are.
@@ -42,7 +44,8 @@ extension StreamingState {
 
   /// Writes the text of the members of `frame` again, in `order` (each
   /// output position's member; a member not in it is left out), and moves
-  /// the records of the containers inside them with their text. A member
+  /// the records of the containers inside them, and the placeholders
+  /// (`placeholderStarts`), with their text. A member
   /// whose key is written as another member spells it, `spellers` giving
   /// that member for each position, is written with that spelling.
   private mutating func rewriteMembers(
@@ -60,7 +63,9 @@ extension StreamingState {
     }
     writer.truncate(to: regionStart)
     let hasInnerContainers = frame.serial &+ 1 < containers.count
-    if hasInnerContainers {
+    let hasPlaceholders = placeholderStarts.last.map { $0 >= regionStart } ?? false
+    let movesText = hasInnerContainers || hasPlaceholders
+    if movesText {
       newMemberStarts.removeAll(keepingCapacity: true)
       newMemberStarts.append(contentsOf: repeatElement(-1, count: count))
     }
@@ -75,7 +80,7 @@ extension StreamingState {
     reorderScratch.withBytes { region in
       let region = region.baseAddress!
       for (position, member) in order.enumerated() {
-        if hasInnerContainers { newMemberStarts[member] = writer.count }
+        if movesText { newMemberStarts[member] = writer.count }
         let isLast = position &+ 1 == order.count
         let start = textStart(member)
         if let speller = spellers?[position], speller != member,
@@ -85,7 +90,7 @@ extension StreamingState {
           // the first of keys that `String` holds equal), with this value.
           let keptKey = writer.keyTextLength(members[base &+ speller].key)
           let droppedKey = writer.keyTextLength(members[base &+ member].key)
-          if hasInnerContainers { newMemberStarts[member] = writer.count &+ keptKey &- droppedKey }
+          if movesText { newMemberStarts[member] = writer.count &+ keptKey &- droppedKey }
           writer.append(region + textStart(speller), count: keptKey)
           writer.append(
             region + (start &+ droppedKey), count: textEnd(member) &- start &- droppedKey)
@@ -100,6 +105,7 @@ extension StreamingState {
       }
     }
     if hasInnerContainers { moveRecords(ofMembersFrom: base) }
+    if hasPlaceholders { movePlaceholders(ofMembersFrom: base) }
   }
 
   /// For an object that may have a key written twice (as `String` compares
@@ -232,5 +238,24 @@ extension StreamingState {
         containers[inner].start = newStart < 0 ? -1 : containers[inner].start &+ shift
       }
     }
+  }
+
+  /// Moves the places of the `{}` written inside the members of the object
+  /// being reordered (the members from `base` on) with their member's text,
+  /// as ``moveRecords(ofMembersFrom:)`` moves the records; those of a
+  /// member left out go.
+  private mutating func movePlaceholders(ofMembersFrom base: Int) {
+    let regionStart = members[base].start
+    var first = placeholderStarts.count
+    while first > 0, placeholderStarts[first &- 1] >= regionStart { first &-= 1 }
+    var moved: [Int] = []
+    var member = base
+    for start in placeholderStarts[first...] {
+      while member &+ 1 < members.count, members[member &+ 1].start <= start { member &+= 1 }
+      let newStart = newMemberStarts[member &- base]
+      if newStart >= 0 { moved.append(start &+ newStart &- members[member].start) }
+    }
+    placeholderStarts.removeSubrange(first...)
+    placeholderStarts.append(contentsOf: moved.sorted())
   }
 }

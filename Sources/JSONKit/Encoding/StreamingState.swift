@@ -28,6 +28,11 @@ struct StreamingState: ~Copyable {
   private var wideObjects = DuplicateKeyTracker()
   /// Every container opened, by number.
   var containers: [ContainerRecord] = []
+  /// Where each `{}` written for a member that got no value is in the
+  /// output (see ``writeEmptyObject()``), in ascending order: a hand-over
+  /// reads these as values still to come (a super encoder's, used late),
+  /// and every other empty object as a value written. Rarely any.
+  var placeholderStarts: [Int] = []
   /// The coding key of the member each container fills, by container
   /// number, when its member's name does not tell it (see
   /// `Frame.hasStoredKey`); kept apart so that a record stays a plain value.
@@ -536,6 +541,9 @@ struct StreamingState: ~Copyable {
       serial -= 1
     }
     writer.truncate(to: start)
+    if let last = placeholderStarts.last, last >= start {
+      placeholderStarts.removeAll { $0 >= start }
+    }
     // Every key written after `start` belonged to the member, so no error
     // for a later key was passed over.
     if unreadableKeyError != nil, unreadableKeyStart >= start { unreadableKeyError = nil }
@@ -600,8 +608,10 @@ struct StreamingState: ~Copyable {
     return frames[index].count == slot.member + 1
   }
 
-  /// Foundation writes `{}` for a value that encoded nothing.
+  /// Foundation writes `{}` for a value that encoded nothing. Its place
+  /// is noted: the value may still come, through an encoder kept for it.
   private mutating func writeEmptyObject() {
+    placeholderStarts.append(writer.count)
     writer.writeEmptyContainer(isObject: true, indentLevel: indentLevel)
   }
 

@@ -7,8 +7,9 @@
 /// containers still open are the ones whose text stops at the end, and the
 /// last member of the innermost may still await its value. Scalars stay
 /// where they are in the buffer, as ranges: the tree writes them out as
-/// they are. Text with no container record (a `JSONValue` written whole,
-/// the `{}` written for a value that encoded nothing) stays text too.
+/// they are. Text with no container record (a `JSONValue` written whole)
+/// stays text too, but for the `{}` streaming wrote for a member that got
+/// no value (its `placeholderStarts`): that member awaits its value still.
 extension TreeState {
   /// A tree holding what `streaming` wrote, which it takes; it reports
   /// conflicts into the session's `conflict`.
@@ -38,6 +39,7 @@ extension TreeState {
     nodes[0].memberOfSlot.append(0)
     nodes[0].container = 0
     nodeOfContainer[0] = 0
+    let placeholders = Set(streaming.placeholderStarts)
 
     var text = WrittenText()
     writer.withBytes { text = WrittenText(bytes: $0) }
@@ -64,9 +66,10 @@ extension TreeState {
           open.append(node)
         } else {
           let range = text.skipValue()
-          // A `{}` without a record was written for a value that encoded
-          // nothing: the value may still come.
-          setValue(text.isEmptyObject(range) ? .pending : .scalar(range), of: target)
+          // The `{}` streaming wrote for a member that got no value: the
+          // value may still come. An empty object a value wrote is a value.
+          let isPlaceholder = placeholders.contains(range.lowerBound)
+          setValue(isPlaceholder ? .pending : .scalar(range), of: target)
         }
         expectingValue = false
         continue
@@ -226,15 +229,6 @@ private struct WrittenText {
       position += bytes[position] == UInt8(ascii: "\\") ? 2 : 1
     }
     position += 1
-  }
-
-  /// Whether `range` holds an empty object.
-  func isEmptyObject(_ range: Range<Int>) -> Bool {
-    guard range.count >= 2, bytes[range.lowerBound] == UInt8(ascii: "{") else { return false }
-    return bytes[range.upperBound - 1] == UInt8(ascii: "}")
-      && bytes[(range.lowerBound + 1)..<(range.upperBound - 1)].allSatisfy {
-        $0 == UInt8(ascii: " ") || $0 == 10
-      }
   }
 
   /// Reads a string, undoing the escapes JSONKit writes.
