@@ -1,0 +1,674 @@
+import Foundation
+
+/// A place a value is written to: the `member`-th member (or element)
+/// begun in the container numbered `container`. Containers are numbered in
+/// the order they are opened; 0 holds only the top-level value.
+struct CBORSlot: Hashable {
+  var container: Int
+  var member: Int
+
+  /// The top-level value.
+  static let root = CBORSlot(container: 0, member: 0)
+}
+
+/// An array or map still open while streaming.
+struct CBORFrame {
+  /// The container's number.
+  var serial: Int
+  /// Where its head, one byte until it closes, was written.
+  var start: Int
+  /// The members (or elements) begun.
+  var count: Int
+  /// Where the key of the last member begun starts.
+  var keyStart: Int
+  /// A one-word filter of the fingerprints of the keys begun.
+  var bloom: UInt64
+  /// Where this map's key fingerprints start in the session's list.
+  var fingerprintBase: Int
+  var isMap: Bool
+  /// Whether a container opened it as a nested container, whose values'
+  /// coding paths, as in Foundation, leave out its key.
+  var isNested: Bool
+  /// Whether the last member begun has no value yet.
+  var awaitingValue: Bool
+}
+
+/// One `JKCBOREncoder.encode` call, shared by its encoders and containers.
+///
+/// It streams for as long as values come in the order they are written:
+/// each array or map gets a one-byte head when it opens, patched with its
+/// count when it closes (the content moved right when the count needs a
+/// longer head), and it closes when a write goes to an enclosing container.
+/// At the first write that streaming cannot honour (a container used after
+/// a later sibling was begun, a key begun twice in one map, a second value
+/// for one place, a value that failed), the session reads what is written
+/// back into a tree (``CBOREncodingTree``) and carries on there; nothing
+/// is encoded twice.
+final class CBOREncodingSession {
+  let userInfo: [CodingUserInfoKey: Any]
+  let maxDepth: Int
+  let keyStrategy: JKCBOREncoder.KeyEncodingStrategy
+  /// The output's first bytes: tag 55799 when self-described.
+  let prefixCount: Int
+  /// The process-wide key cache for the strategy; nil for a custom one.
+  private let keyCache: KeyBytesCache?
+  /// Whether keys are named by the strategy, and so need storing for
+  /// coding paths: their written name does not tell them.
+  let storesKeys: Bool
+  @exclusivity(unchecked) private var keyTable: KeyBytesCache.Table
+  @exclusivity(unchecked) private var keyAdditionsLeft = 64
+
+  /// The output, and after a hand-over the tree's scalars.
+  @exclusivity(unchecked) var writer: ByteWriter
+  /// The open containers, outermost (the top-level pseudo-container) first.
+  @exclusivity(unchecked) var frames: UnsafeMutablePointer<CBORFrame>
+  @exclusivity(unchecked) private var frameCapacity = 16
+  /// The number of open frames; 0 once streaming handed over.
+  @exclusivity(unchecked) var frameCount = 1
+  /// The coding key of each open frame's last member, when ``storesKeys``.
+  @exclusivity(unchecked) var frameKeys: [(any CodingKey)?] = []
+  /// The fingerprints of the keys of the open maps, innermost last.
+  @exclusivity(unchecked) private var fingerprints: [UInt64] = []
+  /// The slot each container was opened in, by container number.
+  @exclusivity(unchecked) var parents: [CBORSlot] = [CBORSlot(container: -1, member: 0)]
+  /// Whether each container was opened as a nested container.
+  @exclusivity(unchecked) var nestedContainers: [Bool] = [false]
+  /// The maps of `[Int: V]` dictionaries, whose keys are integers.
+  @exclusivity(unchecked) var integerKeyedMaps: Set<Int> = []
+  /// The type of the value whose `encode(to:)` was called last.
+  @exclusivity(unchecked) var encodingType: Any.Type = Never.self
+  /// The slots that got an empty map for want of a value while streaming,
+  /// which a later write may still fill.
+  @exclusivity(unchecked) var placeholders: Set<CBORSlot> = []
+  /// Set at the hand-over.
+  @exclusivity(unchecked) var tree: CBOREncodingTree?
+  /// The first write where Foundation traps, which makes `encode` throw.
+  @exclusivity(unchecked) var conflict: EncodingError.Context?
+  /// Whether containers nest deeper than ``maxDepth``.
+  @exclusivity(unchecked) var isTooDeep = false
+
+  /// The makers of keyed containers, one per key type met.
+  @exclusivity(unchecked) private var keyTypes = KeyTypes()
+  /// The container each keyed container writes, by the container's slot
+  /// (see ``SpareKeyedContainer``).
+  @exclusivity(unchecked) var keyedContainerMaps: [Int] = []
+  @exclusivity(unchecked) private(set) var keepsSpareContainers = true
+
+  init(settings: JKCBOREncoder.Settings, capacity: Int) {
+    userInfo = settings.userInfo.isEmpty ? [:] : settings.userInfo.mapValues { $0 as Any }
+    maxDepth = settings.maxDepth
+    keyStrategy = settings.keyEncodingStrategy
+    switch settings.keyEncodingStrategy {
+    case .useDefaultKeys:
+      keyCache = KeyBytesCache.shared
+      storesKeys = false
+    case .convertToSnakeCase:
+      keyCache = KeyBytesCache.snakeCased
+      storesKeys = true
+    default:
+      keyCache = nil
+      storesKeys = true
+    }
+    keyTable = keyCache?.snapshot() ?? KeyBytesCache.Table()
+    writer = ByteWriter(capacity: capacity)
+    if settings.options.contains(.selfDescribed) {
+      writer.appendCBORHead(major: 6, CBORTags.selfDescribed)
+    }
+    prefixCount = writer.count
+    frames = .allocate(capacity: frameCapacity)
+    frames.initialize(
+      to: CBORFrame(
+        serial: 0, start: -1, count: 1, keyStart: 0, bloom: 0, fingerprintBase: 0, isMap: false,
+        isNested: false, awaitingValue: true))
+  }
+
+  deinit {
+    frames.deallocate()
+  }
+
+  /// Lets go of the containers the makers keep to give out again, which
+  /// hold this session.
+  func dropSpareContainers() {
+    keepsSpareContainers = false
+    keyTypes.dropSpareContainers()
+  }
+
+  /// A keyed container writing the map `container`, by keys of type `Key`.
+  @inline(__always)
+  func keyedContainer<Key: CodingKey>(_ container: Int, keyedBy key: Key.Type)
+    -> KeyedEncodingContainer<Key>
+  {
+    keyTypes.keyType(key) { CBORKeyedContainer<Key>.maker() }.maker.container(self, container)
+  }
+
+  // MARK: - Streaming
+
+  /// The index of the open frame of `container`.
+  @inline(__always)
+  private func frameIndex(_ container: Int) -> Int? {
+    var index = frameCount &- 1
+    while index >= 0 {
+      if frames[index].serial == container { return index }
+      index &-= 1
+    }
+    return nil
+  }
+
+  /// Closes every frame deeper than `index`.
+  @inline(__always)
+  private func closeFrames(above index: Int) {
+    while frameCount &- 1 > index { closeInnermost() }
+  }
+
+  /// Closes the innermost frame: an empty map for a member left without a
+  /// value, then the head with the count.
+  private func closeInnermost() {
+    frameCount &-= 1
+    let frame = frames[frameCount]
+    if frame.awaitingValue {
+      writePlaceholder(CBORSlot(container: frame.serial, member: frame.count &- 1))
+    }
+    if frame.isMap, fingerprints.count > frame.fingerprintBase {
+      fingerprints.removeSubrange(frame.fingerprintBase...)
+    }
+    writer.patchCBORContainerHead(
+      at: frame.start, major: frame.isMap ? 5 : 4, count: UInt64(frame.count))
+  }
+
+  /// Writes an empty map for `slot`, whose value may still come.
+  private func writePlaceholder(_ slot: CBORSlot) {
+    writer.append(0xA0)
+    placeholders.insert(slot)
+  }
+
+  /// The frame of `container` made ready for a new member: deeper frames
+  /// closed, an empty map written for a last member without a value.
+  @inline(__always)
+  private func frameForNewMember(_ container: Int) -> Int? {
+    let top = frameCount &- 1
+    var index = top
+    if top < 0 || frames[top].serial != container {
+      guard let found = frameIndex(container) else { return nil }
+      index = found
+    }
+    return index
+  }
+
+  @inline(__always)
+  private func finishBeginning(_ index: Int) -> CBORSlot {
+    closeFrames(above: index)
+    if frames[index].awaitingValue {
+      writePlaceholder(CBORSlot(container: frames[index].serial, member: frames[index].count &- 1))
+    }
+    frames[index].count &+= 1
+    frames[index].awaitingValue = true
+    return CBORSlot(container: frames[index].serial, member: frames[index].count &- 1)
+  }
+
+  /// Whether the map of frame `index` has a key with `fingerprint`.
+  private func hasFingerprint(_ fingerprint: UInt64, inFrame index: Int) -> Bool {
+    let end = index &+ 1 < frameCount ? frames[index &+ 1].fingerprintBase : fingerprints.count
+    var position = frames[index].fingerprintBase
+    while position < end {
+      if fingerprints[position] == fingerprint { return true }
+      position &+= 1
+    }
+    return false
+  }
+
+  /// Begins a member of the map `container` under the text key `name`;
+  /// nil when streaming cannot (the map is closed, or may have the key).
+  @inline(__always)
+  private func streamMember(
+    of container: Int, name: UnsafeRawBufferPointer, fingerprint: UInt64?
+  ) -> CBORSlot? {
+    guard let index = frameForNewMember(container) else { return nil }
+    if let fingerprint {
+      let bit: UInt64 = 1 << (fingerprint & 63)
+      if frames[index].bloom & bit != 0, hasFingerprint(fingerprint, inFrame: index) { return nil }
+      frames[index].bloom |= bit
+      closeFrames(above: index)
+      fingerprints.append(fingerprint)
+    }
+    let slot = finishBeginning(index)
+    frames[index].keyStart = writer.count
+    writer.appendCBORHead(major: 3, UInt64(name.count))
+    if let base = name.baseAddress { writer.append(base, count: name.count) }
+    return slot
+  }
+
+  /// Begins an element of the array `container`; nil when it is closed.
+  @inline(__always)
+  private func streamElement(of container: Int) -> CBORSlot? {
+    guard let index = frameForNewMember(container) else { return nil }
+    return finishBeginning(index)
+  }
+
+  /// Makes `slot` ready for its value; false when streaming cannot write
+  /// it there.
+  @inline(__always)
+  private func prepareValue(_ slot: CBORSlot) -> Bool {
+    let top = frameCount &- 1
+    if top >= 0, frames[top].serial == slot.container, frames[top].awaitingValue,
+      frames[top].count &- 1 == slot.member
+    {
+      frames[top].awaitingValue = false
+      return true
+    }
+    return prepareValueDeeper(slot)
+  }
+
+  private func prepareValueDeeper(_ slot: CBORSlot) -> Bool {
+    guard let index = frameIndex(slot.container), frames[index].awaitingValue,
+      frames[index].count &- 1 == slot.member
+    else { return false }
+    closeFrames(above: index)
+    frames[index].awaitingValue = false
+    return true
+  }
+
+  // MARK: - Members
+
+  /// Begins the member `key` of the map `container`: an integer key for a
+  /// dictionary's integer keys, the key as it is for a dictionary's string
+  /// keys, else the strategy's name for it.
+  @inline(__always)
+  func beginMember<Key: CodingKey>(of container: Int, key: Key, keepingValue: Bool = false)
+    -> CBORSlot
+  {
+    if !storesKeys, !keepingValue, ObjectIdentifier(Key.self) != CBORDictionaryKey.type {
+      let bits = KeyBytesCache.bits(key.stringValue)
+      if let entry = keyTable.find(bits) {
+        let name = UnsafeRawBufferPointer(
+          start: entry.pointee.quoted + 1, count: entry.pointee.quotedCount &- 2)
+        if let slot = streamMember(
+          of: container, name: name, fingerprint: entry.pointee.fingerprint)
+        {
+          return slot
+        }
+      }
+    }
+    return beginMemberSlowly(of: container, key: key, keepingValue: keepingValue)
+  }
+
+  @inline(never)
+  private func beginMemberSlowly<Key: CodingKey>(
+    of container: Int, key: Key, keepingValue: Bool
+  ) -> CBORSlot {
+    if ObjectIdentifier(Key.self) == CBORDictionaryKey.type {
+      if !integerKeyedMaps.isEmpty, integerKeyedMaps.contains(container),
+        let integer = key.intValue
+      {
+        return beginIntegerMember(of: container, Int64(integer))
+      }
+      return beginTextMember(of: container, key.stringValue, codingKey: nil, isUnique: true)
+    }
+    let string = key.stringValue
+    let name: String
+    var entry: UnsafeMutablePointer<KeyBytesCache.Entry>?
+    switch keyStrategy {
+    case .useDefaultKeys:
+      name = string
+    case .convertToSnakeCase:
+      entry = keyTable.find(KeyBytesCache.bits(string))
+      name = entry?.pointee.name ?? KeyConversion.snakeCased(string)
+    case .custom(let transform):
+      name = transform(codingPath(ofContainer: container) + [key]).stringValue
+    @unknown default:
+      name = string
+    }
+    if entry == nil, let keyCache, keyAdditionsLeft > 0, KeyBytesCache.isCacheable(name) {
+      keyAdditionsLeft -= 1
+      entry = keyCache.add(string, writtenAs: name)
+      if let entry { _ = keyTable.insert(entry) }
+    }
+    if !keepingValue, let entry {
+      let bytes = UnsafeRawBufferPointer(
+        start: entry.pointee.quoted + 1, count: entry.pointee.quotedCount &- 2)
+      if let slot = streamMember(of: container, name: bytes, fingerprint: entry.pointee.fingerprint)
+      {
+        if storesKeys { storeKey(key, ofFrame: frameIndex(container)) }
+        return slot
+      }
+    }
+    return beginTextMember(
+      of: container, name, codingKey: storesKeys ? key : nil, isUnique: false,
+      keepingValue: keepingValue)
+  }
+
+  /// Begins a member under the text key `name`; `isUnique` says that no
+  /// other member of the map can have it (a dictionary's key).
+  func beginTextMember(
+    of container: Int, _ name: String, codingKey: (any CodingKey)?, isUnique: Bool,
+    keepingValue: Bool = false
+  ) -> CBORSlot {
+    if !keepingValue {
+      let fingerprint = isUnique ? nil : Self.fingerprint(ofName: name)
+      var name = name
+      let slot = name.withUTF8 {
+        streamMember(of: container, name: UnsafeRawBufferPointer($0), fingerprint: fingerprint)
+      }
+      if let slot {
+        if let codingKey { storeKey(codingKey, ofFrame: frameIndex(container)) }
+        return slot
+      }
+    }
+    return handOver().beginMember(
+      of: container, key: .text(name), codingKey: codingKey, keepingValue: keepingValue)
+  }
+
+  /// Begins a member under an integer key.
+  func beginIntegerMember(of container: Int, _ integer: Int64) -> CBORSlot {
+    if let index = frameForNewMember(container) {
+      let slot = finishBeginning(index)
+      frames[index].keyStart = writer.count
+      writer.appendCBORInteger(integer)
+      return slot
+    }
+    return handOver().beginMember(
+      of: container, key: CBORTreeKey(integer), codingKey: nil, keepingValue: false)
+  }
+
+  private func storeKey(_ key: any CodingKey, ofFrame index: Int?) {
+    guard let index else { return }
+    while frameKeys.count <= index { frameKeys.append(nil) }
+    frameKeys[index] = key
+  }
+
+  /// The fingerprint streaming finds repeated keys by, as the key cache
+  /// makes it: equal for names Swift's strings hold equal.
+  static func fingerprint(ofName name: String) -> UInt64 {
+    var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+    let quote = UInt64(UInt8(ascii: "\""))
+    hash = (hash ^ quote) &* 0x0000_0100_0000_01B3
+    for byte in name.utf8 {
+      guard byte < 0x80 else {
+        return ByteWriter(capacity: 16).fingerprint(ofNonASCIIKey: name)
+      }
+      hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
+    }
+    return (hash ^ quote) &* 0x0000_0100_0000_01B3
+  }
+
+  /// Begins the next element of the array `container`.
+  @inline(__always)
+  func beginElement(of container: Int) -> CBORSlot {
+    if let slot = streamElement(of: container) { return slot }
+    return handOver().beginMember(of: container, key: nil, codingKey: nil, keepingValue: false)
+  }
+
+  // MARK: - Values
+
+  /// Writes one whole item into `slot`.
+  @inline(__always)
+  func writeItem(into slot: CBORSlot, _ write: (inout ByteWriter) -> Void) {
+    if prepareValue(slot) { return write(&writer) }
+    handOver().writeItem(into: slot, write)
+  }
+
+  /// Opens an array or a map in `slot` and returns its number; asked again
+  /// for the one open there, returns that one.
+  func openContainer(in slot: CBORSlot, isMap: Bool, isNested: Bool = false) -> Int {
+    if prepareValue(slot) {
+      let serial = parents.count
+      parents.append(slot)
+      nestedContainers.append(isNested)
+      if frameCount == frameCapacity { growFrames() }
+      frames[frameCount] = CBORFrame(
+        serial: serial, start: writer.count, count: 0, keyStart: 0, bloom: 0,
+        fingerprintBase: fingerprints.count, isMap: isMap, isNested: isNested, awaitingValue: false)
+      writer.append(isMap ? 0xA0 : 0x80)
+      if frameCount > maxDepth { isTooDeep = true }
+      frameCount &+= 1
+      return serial
+    }
+    if let index = frameIndex(slot.container), index &+ 1 < frameCount,
+      parents[frames[index &+ 1].serial] == slot, frames[index &+ 1].isMap == isMap
+    {
+      closeFrames(above: index &+ 1)
+      return frames[index &+ 1].serial
+    }
+    return handOver().openContainer(in: slot, isMap: isMap, isNested: isNested)
+  }
+
+  /// Opens the map of a keyed container by keys of type `Key`, noting the
+  /// map of an `[Int: V]` dictionary, whose keys are integers.
+  @inline(__always)
+  func openMap<Key: CodingKey>(in slot: CBORSlot, keyedBy type: Key.Type, isNested: Bool = false)
+    -> Int
+  {
+    let container = openContainer(in: slot, isMap: true, isNested: isNested)
+    if ObjectIdentifier(Key.self) == CBORDictionaryKey.type,
+      encodingType is any CBORIntegerKeyedDictionary.Type
+    {
+      integerKeyedMaps.insert(container)
+    }
+    return container
+  }
+
+  @inline(never)
+  private func growFrames() {
+    let larger = UnsafeMutablePointer<CBORFrame>.allocate(capacity: 2 * frameCapacity)
+    larger.moveInitialize(from: frames, count: frameCount)
+    frames.deallocate()
+    frames = larger
+    frameCapacity *= 2
+  }
+
+  /// Whether nothing is written in `slot` yet.
+  func isUnwritten(_ slot: CBORSlot) -> Bool {
+    if let tree { return tree.isUnwritten(slot) }
+    guard let index = frameIndex(slot.container) else { return false }
+    return frames[index].awaitingValue && frames[index].count &- 1 == slot.member
+  }
+
+  /// Writes an empty map in `slot` unless something is written there: what
+  /// Foundation writes for a nested value that encodes nothing.
+  func writeEmptyMapUnlessWritten(_ slot: CBORSlot) {
+    if isUnwritten(slot) { _ = openContainer(in: slot, isMap: true) }
+  }
+
+  /// Takes out the member in `slot`, whose value failed.
+  func discardMember(_ slot: CBORSlot) {
+    handOver().discard(slot, keepingSlot: false)
+  }
+
+  /// Takes out what was written for the value of `slot`, whose encoding
+  /// failed, keeping the slot for another value.
+  func discardValue(of slot: CBORSlot) {
+    handOver().discard(slot, keepingSlot: true)
+  }
+
+  /// The number of elements begun in the array `container`.
+  func count(of container: Int) -> Int {
+    if let index = frameIndex(container) { return frames[index].count }
+    return handOver().count(of: container)
+  }
+
+  // MARK: - Coding paths
+
+  func codingPath(of slot: CBORSlot) -> [any CodingKey] {
+    if let index = frameIndex(slot.container), frames[index].count &- 1 == slot.member {
+      return index == 0 ? [] : encoderPath(ofFrame: index) + [lastKey(ofFrame: index)]
+    }
+    return handOver().codingPath(of: slot)
+  }
+
+  func codingPath(ofContainer container: Int) -> [any CodingKey] {
+    if let index = frameIndex(container) { return codingPath(ofFrame: index) }
+    return handOver().codingPath(ofContainer: container)
+  }
+
+  /// The coding path of the encoder whose container frame `index` is:
+  /// that of the container a nested container was opened in.
+  private func encoderPath(ofFrame index: Int) -> [any CodingKey] {
+    var level = index
+    while frames[level].isNested { level -= 1 }
+    return codingPath(ofFrame: level)
+  }
+
+  private func codingPath(ofFrame index: Int) -> [any CodingKey] {
+    var path: [any CodingKey] = []
+    var level = 1
+    while level < index {
+      path.append(lastKey(ofFrame: level))
+      level += 1
+    }
+    return path
+  }
+
+  /// The coding key of the last member begun in frame `index`.
+  private func lastKey(ofFrame index: Int) -> any CodingKey {
+    let frame = frames[index]
+    guard frame.isMap else { return AnyCodingKey(intValue: frame.count &- 1) }
+    if storesKeys, index < frameKeys.count, let key = frameKeys[index] { return key }
+    return writer.withBytes { CBORTreeKey(readingAt: frame.keyStart, in: $0).codingKey }
+  }
+
+  // MARK: - Hand-over
+
+  /// The tree, made from what is written now on the first call.
+  func handOver() -> CBOREncodingTree {
+    if let tree { return tree }
+    return startTree()
+  }
+
+  @inline(never)
+  private func startTree() -> CBOREncodingTree {
+    let tree = CBOREncodingTree(readingFramesOf: self)
+    frameCount = 0
+    self.tree = tree
+    return tree
+  }
+
+  // MARK: - Finishing
+
+  /// Notes a write where Foundation traps, unless one was noted before.
+  func noteConflict(at codingPath: [any CodingKey], _ description: String) {
+    guard conflict == nil else { return }
+    conflict = EncodingError.Context(codingPath: codingPath, debugDescription: description)
+  }
+
+  /// Throws the conflict met, if any.
+  func throwConflict(_ value: Any) throws {
+    if let conflict { throw EncodingError.invalidValue(value, conflict) }
+  }
+
+  /// The depth of `container`: 1 for the top-level array or map.
+  func depth(ofContainer container: Int) -> Int {
+    if let index = frameIndex(container) { return index }
+    return handOver().depth(ofContainer: container)
+  }
+
+  /// Throws when the container of `slot` is nested deeper than
+  /// ``maxDepth``, so that `value`, which would nest deeper still, is not
+  /// encoded.
+  func checkDepth<T>(of slot: CBORSlot, _ value: T) throws {
+    guard depth(ofContainer: slot.container) > maxDepth else { return }
+    isTooDeep = true
+    throw depthError(value, at: codingPath(of: slot), underlying: NestedTooDeep())
+  }
+
+  /// Marks the error ``checkDepth(of:_:)`` throws.
+  private struct NestedTooDeep: Error {}
+
+  /// The error for nesting past ``maxDepth``: at the top level (an empty
+  /// path) with the error thrown where encoding stopped, if it did, as
+  /// `underlying`; there, with a ``NestedTooDeep`` marker.
+  private func depthError(_ value: Any, at path: [any CodingKey], underlying: any Error)
+    -> EncodingError
+  {
+    let what = path.isEmpty ? "the given top-level value" : "the value"
+    return EncodingError.invalidValue(
+      value,
+      EncodingError.Context(
+        codingPath: path,
+        debugDescription: "Unable to encode \(what) to CBOR: it nests arrays and maps deeper "
+          + "than maxDepth (\(maxDepth)).",
+        underlyingError: underlying))
+  }
+
+  /// The error `encode` throws for `error`, which encoding `value` threw.
+  func errorToThrow(_ error: any Error, encoding value: Any) -> any Error {
+    if case EncodingError.invalidValue(_, let context) = error,
+      context.underlyingError is NestedTooDeep
+    {
+      return depthError(value, at: [], underlying: error)
+    }
+    return error
+  }
+
+  /// The output.
+  func finish(_ value: Any) throws -> ByteWriter {
+    var hasValue: Bool
+    if let tree {
+      hasValue = tree.hasTopLevelValue
+    } else {
+      closeFrames(above: 0)
+      hasValue = !frames[0].awaitingValue
+    }
+    try throwConflict(value)
+    if isTooDeep { throw depthError(value, at: [], underlying: NestedTooDeep()) }
+    guard hasValue else {
+      throw EncodingError.invalidValue(
+        value,
+        EncodingError.Context(
+          codingPath: [],
+          debugDescription: "Top-level \(type(of: value)) did not encode any values."))
+    }
+    if let tree {
+      var output = ByteWriter(capacity: writer.count + 16)
+      tree.write(into: &output)
+      return output
+    }
+    var output = ByteWriter(capacity: 16)
+    swap(&output, &writer)
+    return output
+  }
+}
+
+/// The key type of the standard library's dictionaries, whose keyed
+/// containers hold a dictionary's keys: `[Int: V]` gives its keys integer
+/// values, `[String: V]` string ones.
+enum CBORDictionaryKey {
+  static let type: ObjectIdentifier = {
+    let probe = KeyTypeProbe()
+    try? [0: 0].encode(to: probe)
+    return probe.keyType ?? ObjectIdentifier(Never.self)
+  }()
+
+  /// An encoder that notes the key type of the first keyed container asked
+  /// of it.
+  private final class KeyTypeProbe: Encoder {
+    var keyType: ObjectIdentifier?
+    var codingPath: [any CodingKey] { [] }
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+      if keyType == nil { keyType = ObjectIdentifier(type) }
+      return KeyedEncodingContainer(Nothing<Key>())
+    }
+
+    func unkeyedContainer() -> any UnkeyedEncodingContainer { fatalError("not asked for") }
+    func singleValueContainer() -> any SingleValueEncodingContainer { fatalError("not asked for") }
+  }
+
+  /// A keyed container that writes nothing.
+  private struct Nothing<Key: CodingKey>: KeyedEncodingContainerProtocol {
+    var codingPath: [any CodingKey] { [] }
+    mutating func encodeNil(forKey key: Key) throws {}
+    mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
+      throw CancellationError()
+    }
+    mutating func nestedContainer<NestedKey: CodingKey>(
+      keyedBy keyType: NestedKey.Type, forKey key: Key
+    ) -> KeyedEncodingContainer<NestedKey> {
+      KeyedEncodingContainer(Nothing<NestedKey>())
+    }
+    mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
+      fatalError("not asked for")
+    }
+    mutating func superEncoder() -> any Encoder { KeyTypeProbe() }
+    mutating func superEncoder(forKey key: Key) -> any Encoder { KeyTypeProbe() }
+  }
+}

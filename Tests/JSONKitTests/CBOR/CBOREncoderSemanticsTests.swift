@@ -1,0 +1,285 @@
+import Foundation
+import JSONKit
+import Testing
+
+/// Codable's rules, as JKEncoder keeps them for JSON: out-of-order writes,
+/// super encoders, keys written twice, values that write nothing,
+/// conflicts, the depth limit, and long containers.
+@Suite("CBOR encoder: Codable semantics as JKEncoder keeps them")
+struct CBOREncoderSemanticsTests {
+  /// The model of the encoder's states page: fills a nested map after
+  /// later siblings were written.
+  typealias Order = EncoderStatesPageTests.Order
+
+  @Test("A container written into after a later sibling keeps its place")
+  func outOfOrder() throws {
+    let expected: CBORValue = [
+      "summary": ["count": 2], "id": 7, "items": ["pen", "ink"], "paid": true,
+    ]
+    let order = Order(id: 7, items: ["pen", "ink"], paid: true)
+    #expect(try CBOREncoding.hex(order) == CBORBytes.hex(expected.cborBytes()))
+    try expectAsJSON(order)
+  }
+
+  /// Keeps an unkeyed container and a super encoder, and uses both late.
+  struct Late: Encodable {
+    var count: Int
+    enum CodingKeys: String, CodingKey { case list, base, tail }
+
+    func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: CodingKeys.self)
+      var list = container.nestedUnkeyedContainer(forKey: .list)
+      let base = container.superEncoder(forKey: .base)
+      try list.encode(1)
+      try container.encode("x", forKey: .tail)
+      for index in 0..<count { try list.encode(index) }
+      var single = base.singleValueContainer()
+      try single.encode([1.5])
+      var unkeyed = container.superEncoder().unkeyedContainer()
+      try unkeyed.encode("s")
+    }
+  }
+
+  @Test("Super encoders and kept containers used late, across long containers")
+  func superEncoders() throws {
+    for count in [0, 30, 300] {
+      let late = Late(count: count)
+      _ = try CBOREncoding.hex(late)
+      try expectAsJSON(late)
+    }
+  }
+
+  /// Writes keys twice, with values of several kinds.
+  struct Repeats: Encodable {
+    enum CodingKeys: String, CodingKey { case a, b, c }
+    func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: CodingKeys.self)
+      try container.encode(1, forKey: .a)
+      try container.encode([1, 2], forKey: .b)
+      try container.encode("later", forKey: .a)
+      var nested = container.nestedUnkeyedContainer(forKey: .b)
+      try nested.encode(3)
+      try container.encode(["k": 1], forKey: .c)
+      try container.encode(true, forKey: .c)
+    }
+  }
+
+  @Test("A key written twice keeps its first place and its last value")
+  func duplicateKeys() throws {
+    try expectAsJSON(Repeats())
+    let expected: CBORValue = ["a": "later", "b": [1, 2, 3], "c": true]
+    #expect(try CBOREncoding.hex(Repeats()) == CBORBytes.hex(expected.cborBytes()))
+  }
+
+  struct Nothing: Encodable {
+    func encode(to encoder: any Encoder) throws {}
+  }
+
+  struct HoldsNothing: Encodable {
+    var first = Nothing()
+    var list = [Nothing(), Nothing()]
+    var last = 1
+  }
+
+  @Test("A value that encodes nothing is an empty map; at the top it throws")
+  func emptyValues() throws {
+    let expected: CBORValue = ["first": [:], "list": [[:], [:]], "last": 1]
+    #expect(try CBOREncoding.hex(HoldsNothing()) == CBORBytes.hex(expected.cborBytes()))
+    try expectAsJSON(HoldsNothing())
+    #expect(throws: EncodingError.self) { try JKCBOREncoder().encodeToBytes(Nothing()) }
+  }
+
+  /// Asks one place for two kinds of things.
+  struct Conflict: Encodable {
+    var kind: Int
+    enum CodingKeys: String, CodingKey { case inner }
+    func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: CodingKeys.self)
+      try container.encode(Part(kind: kind), forKey: .inner)
+    }
+  }
+
+  struct Part: Encodable {
+    var kind: Int
+    enum CodingKeys: String, CodingKey { case x }
+    func encode(to encoder: any Encoder) throws {
+      switch kind {
+      case 0:
+        var keyed = encoder.container(keyedBy: CodingKeys.self)
+        try keyed.encode(1, forKey: .x)
+        var unkeyed = encoder.unkeyedContainer()
+        try unkeyed.encode(2)
+      case 1:
+        var single = encoder.singleValueContainer()
+        try single.encode(1)
+        var keyed = encoder.container(keyedBy: CodingKeys.self)
+        try keyed.encode(1, forKey: .x)
+      default:
+        var single = encoder.singleValueContainer()
+        try single.encode(1)
+        try single.encode("again")
+      }
+    }
+  }
+
+  @Test("Two kinds of container, or a container and a value, for one place throw with the path")
+  func conflicts() throws {
+    for kind in 0..<3 {
+      var ours: [String] = []
+      var theirs: [String] = []
+      do {
+        _ = try JKCBOREncoder().encodeToBytes(Conflict(kind: kind))
+        Issue.record("no error for kind \(kind)")
+      } catch EncodingError.invalidValue(_, let context) {
+        ours = context.codingPath.map(\.stringValue)
+      }
+      do {
+        _ = try JKEncoder().encode(Conflict(kind: kind))
+      } catch EncodingError.invalidValue(_, let context) {
+        theirs = context.codingPath.map(\.stringValue)
+      }
+      #expect(ours == ["inner"], "kind \(kind)")
+      #expect(ours == theirs, "kind \(kind)")
+    }
+  }
+
+  /// A linked list that counts the calls of its `encode(to:)`.
+  final class Link: Encodable, @unchecked Sendable {
+    let next: Link?
+    let counter: Counter
+    init(depth: Int, counter: Counter) {
+      self.counter = counter
+      next = depth > 1 ? Link(depth: depth - 1, counter: counter) : nil
+    }
+    func encode(to encoder: any Encoder) throws {
+      counter.calls += 1
+      var container = encoder.unkeyedContainer()
+      if let next { try container.encode(next) }
+    }
+  }
+
+  final class Counter: @unchecked Sendable { var calls = 0 }
+
+  @Test("Past maxDepth encode throws before the deeper encode(to:) runs")
+  func maxDepth() throws {
+    for limit in [1, 5, 50] {
+      let ours = Counter()
+      let theirs = Counter()
+      let cbor = JKCBOREncoder()
+      cbor.maxDepth = limit
+      let json = JKEncoder()
+      json.maxDepth = limit
+      #expect(throws: EncodingError.self) {
+        try cbor.encodeToBytes(Link(depth: limit + 10, counter: ours))
+      }
+      #expect(throws: EncodingError.self) {
+        try json.encode(Link(depth: limit + 10, counter: theirs))
+      }
+      #expect(ours.calls == limit + 1)
+      #expect(ours.calls == theirs.calls)
+      #expect(try cbor.encodeToBytes(Link(depth: limit, counter: Counter())).count == limit)
+    }
+    #expect(JKCBOREncoder().maxDepth == 511)
+  }
+
+  /// An integer written through its own single-value container, so that
+  /// arrays of it go through unkeyed containers.
+  struct Boxed: Encodable {
+    var value: Int
+    func encode(to encoder: any Encoder) throws {
+      var single = encoder.singleValueContainer()
+      try single.encode(value)
+    }
+  }
+
+  @Test("Heads are patched as containers close, content moved for 24 items and more")
+  func longContainers() throws {
+    for count in [23, 24, 100, 255, 256, 65535, 65536] {
+      let array = (0..<count).map { Boxed(value: $0) }
+      let expected = CBORValue.array((0..<count).map { .unsigned(UInt64($0)) }).cborBytes()
+      let bytes = try JKCBOREncoder().encodeToBytes(array)
+      #expect(bytes == expected, "\(count)")
+    }
+    let nested = [24, 256, 65536].map { count in (0..<count).map { Boxed(value: $0 % 3) } }
+    let outer = (0..<25).map { nested[$0 % 3] }
+    let expected = CBORValue.array(
+      outer.map { .array($0.map { .unsigned(UInt64($0.value)) }) }
+    ).cborBytes()
+    let bytes = try JKCBOREncoder().encodeToBytes(["key": outer])
+    #expect(Array(bytes.dropFirst(5)) == expected)
+    #expect(try CBORValue(cbor: bytes) == .map([(.text("key"), try CBORValue(cbor: expected))]))
+    let wide = Dictionary(uniqueKeysWithValues: (0..<300).map { ("k\($0)", Boxed(value: $0)) })
+    _ = try CBORValue(cbor: JKCBOREncoder().encodeToBytes(wide))
+  }
+
+  /// Catches the error of one member and carries on.
+  struct Recovers: Encodable {
+    enum CodingKeys: String, CodingKey { case a, bad, b }
+    struct Fails: Encodable {
+      func encode(to encoder: any Encoder) throws {
+        var container = encoder.unkeyedContainer()
+        try container.encode(1)
+        throw CancellationError()
+      }
+    }
+    func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: CodingKeys.self)
+      try container.encode(1, forKey: .a)
+      try? container.encode(Fails(), forKey: .bad)
+      try container.encode(2, forKey: .b)
+      var list = container.nestedUnkeyedContainer(forKey: .bad)
+      try list.encode(3)
+      try? list.encode(Fails())
+    }
+  }
+
+  @Test("A member whose value fails and is caught leaves no trace")
+  func caughtErrors() throws {
+    try expectAsJSON(Recovers())
+    _ = try CBOREncoding.hex(Recovers())
+  }
+
+  /// Reports the coding paths its encoders and containers see.
+  struct Paths: Encodable {
+    let log: PathLog
+    enum CodingKeys: String, CodingKey { case outer, list }
+    func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: CodingKeys.self)
+      var outer = container.nestedContainer(keyedBy: CodingKeys.self, forKey: .outer)
+      log.paths.append(outer.codingPath.map(\.stringValue))
+      try outer.encode(Probe(log: log), forKey: .list)
+      var list = container.nestedUnkeyedContainer(forKey: .list)
+      try list.encode(Probe(log: log))
+      try outer.encode(Probe(log: log), forKey: .outer)
+    }
+  }
+
+  struct Probe: Encodable {
+    let log: PathLog
+    func encode(to encoder: any Encoder) throws {
+      log.paths.append(encoder.codingPath.map(\.stringValue))
+      var single = encoder.singleValueContainer()
+      try single.encode(0)
+    }
+  }
+
+  final class PathLog: @unchecked Sendable { var paths: [[String]] = [] }
+
+  @Test("Coding paths are those JKEncoder gives, streaming and after a hand-over")
+  func codingPaths() throws {
+    let ours = PathLog()
+    let theirs = PathLog()
+    _ = try CBOREncoding.hex(Paths(log: ours))
+    _ = try JKEncoder().encode(Paths(log: theirs))
+    #expect(ours.paths == theirs.paths)
+    try expectAsJSON(Paths(log: PathLog()))
+  }
+
+  private func expectAsJSON<T: Encodable>(
+    _ value: T, sourceLocation: SourceLocation = #_sourceLocation
+  ) throws {
+    let (ours, theirs) = try CBOREncoding.ourAndJSONs(value)
+    #expect(
+      CBORBytes.hex(ours) == CBORBytes.hex(theirs), sourceLocation: sourceLocation)
+  }
+}
