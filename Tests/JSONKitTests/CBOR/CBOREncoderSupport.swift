@@ -18,23 +18,34 @@ enum CBOREncoding {
   /// for it as JSON converted to CBOR, both as JSON can tell them: a whole
   /// float as an integer (JSON writes 47.0 as `47`), an integer key as
   /// text.
+  ///
+  /// With `singleFloats`, every float is compared at single precision: JSON
+  /// writes a `Float` as its shortest decimal, which reads back as another
+  /// double than the `Float`'s own.
   static func ourAndJSONs<T: Encodable>(
-    _ value: T, _ cbor: JKCBOREncoder = JKCBOREncoder(), _ json: JKEncoder = JKEncoder()
+    _ value: T, _ cbor: JKCBOREncoder = JKCBOREncoder(), _ json: JKEncoder = JKEncoder(),
+    singleFloats: Bool = false
   ) throws -> (ours: [UInt8], theirs: [UInt8]) {
-    let ours = try asJSONTells(CBORValue(cbor: cbor.encodeToBytes(value)))
-    let theirs = try asJSONTells(CBORValue(JSONValue(parsing: json.encode(value))))
+    let ours = try asJSONTells(CBORValue(cbor: cbor.encodeToBytes(value)), singleFloats)
+    let theirs = try asJSONTells(CBORValue(JSONValue(parsing: json.encode(value))), singleFloats)
     return (ours.cborBytes(), theirs.cborBytes())
   }
 
-  private static func asJSONTells(_ value: CBORValue) -> CBORValue {
+  private static func asJSONTells(_ value: CBORValue, _ singleFloats: Bool) -> CBORValue {
     switch value {
-    case .float(let number) where number.rounded() == number && abs(number) < 0x1p53:
-      if number == 0 && number.sign == .minus { return value }
+    case .float(var number):
+      if singleFloats, number.isFinite { number = Double(Float(number)) }
+      guard number.rounded() == number, abs(number) < 0x1p53,
+        !(number == 0 && number.sign == .minus)
+      else { return .float(number) }
       return number >= 0 ? .unsigned(UInt64(number)) : .negative(UInt64(-1 - number))
+    case .unsigned(let integer) where singleFloats && integer >= 1 << 53:
+      return value
     case .array(let elements):
-      return .array(elements.map(asJSONTells))
+      return .array(elements.map { asJSONTells($0, singleFloats) })
     case .map(let pairs):
-      return .map(pairs.map { pair in (asJSONKey(pair.key), asJSONTells(pair.value)) })
+      return .map(
+        pairs.map { pair in (asJSONKey(pair.key), asJSONTells(pair.value, singleFloats)) })
     default:
       return value
     }
