@@ -21,8 +21,9 @@ struct CBORFrame {
   var count: Int
   /// Where the key of the last member begun starts.
   var keyStart: Int
-  /// A one-word filter of the fingerprints of the keys begun.
-  var bloom: UInt64
+  /// A filter of the fingerprints of the keys begun: four words, one bit
+  /// per key.
+  var bloom: (UInt64, UInt64, UInt64, UInt64)
   /// Where this map's key fingerprints start in the session's list.
   var fingerprintBase: Int
   var isMap: Bool
@@ -57,6 +58,8 @@ final class CBOREncodingSession {
   let storesKeys: Bool
   @exclusivity(unchecked) private var keyTable: KeyBytesCache.Table
   @exclusivity(unchecked) private var keyAdditionsLeft = 64
+  /// The key type of the standard library's dictionaries (``CBORDictionaryKey``).
+  private let dictionaryKeyType = CBORDictionaryKey.type
 
   /// The output, and after a hand-over the tree's scalars.
   @exclusivity(unchecked) var writer: ByteWriter
@@ -118,7 +121,8 @@ final class CBOREncodingSession {
     frames = .allocate(capacity: frameCapacity)
     frames.initialize(
       to: CBORFrame(
-        serial: 0, start: -1, count: 1, keyStart: 0, bloom: 0, fingerprintBase: 0, isMap: false,
+        serial: 0, start: -1, count: 1, keyStart: 0, bloom: (0, 0, 0, 0), fingerprintBase: 0,
+        isMap: false,
         isNested: false, awaitingValue: true))
   }
 
@@ -224,9 +228,24 @@ final class CBOREncodingSession {
   ) -> CBORSlot? {
     guard let index = frameForNewMember(container) else { return nil }
     if let fingerprint {
-      let bit: UInt64 = 1 << (fingerprint & 63)
-      if frames[index].bloom & bit != 0, hasFingerprint(fingerprint, inFrame: index) { return nil }
-      frames[index].bloom |= bit
+      // The top bits, which FNV-1a mixes best.
+      let bit: UInt64 = 1 << ((fingerprint >> 56) & 63)
+      let isNew: Bool
+      switch fingerprint >> 62 {
+      case 0:
+        isNew = frames[index].bloom.0 & bit == 0
+        frames[index].bloom.0 |= bit
+      case 1:
+        isNew = frames[index].bloom.1 & bit == 0
+        frames[index].bloom.1 |= bit
+      case 2:
+        isNew = frames[index].bloom.2 & bit == 0
+        frames[index].bloom.2 |= bit
+      default:
+        isNew = frames[index].bloom.3 & bit == 0
+        frames[index].bloom.3 |= bit
+      }
+      if !isNew, hasFingerprint(fingerprint, inFrame: index) { return nil }
       closeFrames(above: index)
       fingerprints.append(fingerprint)
     }
@@ -276,7 +295,7 @@ final class CBOREncodingSession {
   func beginMember<Key: CodingKey>(of container: Int, key: Key, keepingValue: Bool = false)
     -> CBORSlot
   {
-    if !storesKeys, !keepingValue, ObjectIdentifier(Key.self) != CBORDictionaryKey.type {
+    if !storesKeys, !keepingValue, ObjectIdentifier(Key.self) != dictionaryKeyType {
       let bits = KeyBytesCache.bits(key.stringValue)
       if let entry = keyTable.find(bits) {
         let name = UnsafeRawBufferPointer(
@@ -295,7 +314,7 @@ final class CBOREncodingSession {
   private func beginMemberSlowly<Key: CodingKey>(
     of container: Int, key: Key, keepingValue: Bool
   ) -> CBORSlot {
-    if ObjectIdentifier(Key.self) == CBORDictionaryKey.type {
+    if ObjectIdentifier(Key.self) == dictionaryKeyType {
       if !integerKeyedMaps.isEmpty, integerKeyedMaps.contains(container),
         let integer = key.intValue
       {
@@ -415,7 +434,7 @@ final class CBOREncodingSession {
       nestedContainers.append(isNested)
       if frameCount == frameCapacity { growFrames() }
       frames[frameCount] = CBORFrame(
-        serial: serial, start: writer.count, count: 0, keyStart: 0, bloom: 0,
+        serial: serial, start: writer.count, count: 0, keyStart: 0, bloom: (0, 0, 0, 0),
         fingerprintBase: fingerprints.count, isMap: isMap, isNested: isNested, awaitingValue: false)
       writer.append(isMap ? 0xA0 : 0x80)
       if frameCount > maxDepth { isTooDeep = true }
@@ -438,7 +457,7 @@ final class CBOREncodingSession {
     -> Int
   {
     let container = openContainer(in: slot, isMap: true, isNested: isNested)
-    if ObjectIdentifier(Key.self) == CBORDictionaryKey.type,
+    if ObjectIdentifier(Key.self) == dictionaryKeyType,
       encodingType is any CBORIntegerKeyedDictionary.Type
     {
       integerKeyedMaps.insert(container)
