@@ -53,12 +53,6 @@ struct CBORKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
   /// the container can be given out again for another map.
   let slot: Int
 
-  /// The maker of this type's containers, which the session keeps per key type.
-  @inline(never)
-  static func maker() -> CBORKeyedContainerMaker<Key> {
-    CBORKeyedContainerMaker<Key>()
-  }
-
   /// The number of the map written.
   @inline(__always)
   var container: Int { session.keyedContainerMaps[slot] }
@@ -74,144 +68,70 @@ struct CBORKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     session.writeItem(into: member(key)) { $0.append(0xF6) }
   }
 
-  mutating func encode(_ value: Bool, forKey key: Key) throws {
-    session.write(value, into: member(key))
+  /// Writes a scalar under `key`.
+  @inline(__always)
+  private func put<Value: CBORScalar>(_ value: Value, _ key: Key) {
+    value.write(into: member(key), of: session)
   }
 
-  mutating func encode(_ value: String, forKey key: Key) throws {
-    session.write(value, into: member(key))
+  /// Writes a scalar under `key` unless it is nil.
+  @inline(__always)
+  private func put<Value: CBORScalar>(_ value: Value?, _ key: Key) {
+    if let value { value.write(into: member(key), of: session) }
   }
 
-  mutating func encode(_ value: Double, forKey key: Key) throws {
-    session.write(value, into: member(key))
-  }
-
-  mutating func encode(_ value: Float, forKey key: Key) throws {
-    session.write(Double(value), into: member(key))
-  }
-
-  mutating func encode(_ value: Int, forKey key: Key) throws {
-    session.write(Int64(value), into: member(key))
-  }
-
-  mutating func encode(_ value: Int8, forKey key: Key) throws {
-    session.write(Int64(value), into: member(key))
-  }
-
-  mutating func encode(_ value: Int16, forKey key: Key) throws {
-    session.write(Int64(value), into: member(key))
-  }
-
-  mutating func encode(_ value: Int32, forKey key: Key) throws {
-    session.write(Int64(value), into: member(key))
-  }
-
-  mutating func encode(_ value: Int64, forKey key: Key) throws {
-    session.write(value, into: member(key))
-  }
-
-  mutating func encode(_ value: UInt, forKey key: Key) throws {
-    session.write(UInt64(value), into: member(key))
-  }
-
-  mutating func encode(_ value: UInt8, forKey key: Key) throws {
-    session.write(UInt64(value), into: member(key))
-  }
-
-  mutating func encode(_ value: UInt16, forKey key: Key) throws {
-    session.write(UInt64(value), into: member(key))
-  }
-
-  mutating func encode(_ value: UInt32, forKey key: Key) throws {
-    session.write(UInt64(value), into: member(key))
-  }
-
-  mutating func encode(_ value: UInt64, forKey key: Key) throws {
-    session.write(value, into: member(key))
-  }
+  mutating func encode(_ value: Bool, forKey key: Key) throws { put(value, key) }
+  mutating func encode(_ value: String, forKey key: Key) throws { put(value, key) }
+  mutating func encode(_ value: Double, forKey key: Key) throws { put(value, key) }
+  mutating func encode(_ value: Float, forKey key: Key) throws { put(value, key) }
+  mutating func encode(_ value: Int, forKey key: Key) throws { put(value, key) }
+  mutating func encode(_ value: Int8, forKey key: Key) throws { put(value, key) }
+  mutating func encode(_ value: Int16, forKey key: Key) throws { put(value, key) }
+  mutating func encode(_ value: Int32, forKey key: Key) throws { put(value, key) }
+  mutating func encode(_ value: Int64, forKey key: Key) throws { put(value, key) }
+  mutating func encode(_ value: UInt, forKey key: Key) throws { put(value, key) }
+  mutating func encode(_ value: UInt8, forKey key: Key) throws { put(value, key) }
+  mutating func encode(_ value: UInt16, forKey key: Key) throws { put(value, key) }
+  mutating func encode(_ value: UInt32, forKey key: Key) throws { put(value, key) }
+  mutating func encode(_ value: UInt64, forKey key: Key) throws { put(value, key) }
 
   @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
-  mutating func encode(_ value: Int128, forKey key: Key) throws {
-    session.write(value, into: member(key))
-  }
+  mutating func encode(_ value: Int128, forKey key: Key) throws { put(value, key) }
 
   @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
-  mutating func encode(_ value: UInt128, forKey key: Key) throws {
-    session.write(value, into: member(key))
-  }
+  mutating func encode(_ value: UInt128, forKey key: Key) throws { put(value, key) }
 
   // Optionals are written here rather than by the protocol's default
   // implementations, which look up the metadata of `Optional<T>` for every
   // member.
 
-  mutating func encodeIfPresent(_ value: Bool?, forKey key: Key) throws {
-    if let value { try encode(value, forKey: key) }
-  }
-
-  mutating func encodeIfPresent(_ value: String?, forKey key: Key) throws {
-    if let value { try encode(value, forKey: key) }
-  }
-
-  mutating func encodeIfPresent(_ value: Double?, forKey key: Key) throws {
-    if let value { try encode(value, forKey: key) }
-  }
-
-  mutating func encodeIfPresent(_ value: Float?, forKey key: Key) throws {
-    if let value { try encode(value, forKey: key) }
-  }
-
-  mutating func encodeIfPresent(_ value: Int?, forKey key: Key) throws {
-    if let value { try encode(value, forKey: key) }
-  }
-
-  mutating func encodeIfPresent(_ value: Int8?, forKey key: Key) throws {
-    if let value { try encode(value, forKey: key) }
-  }
-
-  mutating func encodeIfPresent(_ value: Int16?, forKey key: Key) throws {
-    if let value { try encode(value, forKey: key) }
-  }
-
-  mutating func encodeIfPresent(_ value: Int32?, forKey key: Key) throws {
-    if let value { try encode(value, forKey: key) }
-  }
-
-  mutating func encodeIfPresent(_ value: Int64?, forKey key: Key) throws {
-    if let value { try encode(value, forKey: key) }
-  }
-
-  mutating func encodeIfPresent(_ value: UInt?, forKey key: Key) throws {
-    if let value { try encode(value, forKey: key) }
-  }
-
-  mutating func encodeIfPresent(_ value: UInt8?, forKey key: Key) throws {
-    if let value { try encode(value, forKey: key) }
-  }
-
-  mutating func encodeIfPresent(_ value: UInt16?, forKey key: Key) throws {
-    if let value { try encode(value, forKey: key) }
-  }
-
-  mutating func encodeIfPresent(_ value: UInt32?, forKey key: Key) throws {
-    if let value { try encode(value, forKey: key) }
-  }
-
-  mutating func encodeIfPresent(_ value: UInt64?, forKey key: Key) throws {
-    if let value { try encode(value, forKey: key) }
-  }
+  mutating func encodeIfPresent(_ value: Bool?, forKey key: Key) throws { put(value, key) }
+  mutating func encodeIfPresent(_ value: String?, forKey key: Key) throws { put(value, key) }
+  mutating func encodeIfPresent(_ value: Double?, forKey key: Key) throws { put(value, key) }
+  mutating func encodeIfPresent(_ value: Float?, forKey key: Key) throws { put(value, key) }
+  mutating func encodeIfPresent(_ value: Int?, forKey key: Key) throws { put(value, key) }
+  mutating func encodeIfPresent(_ value: Int8?, forKey key: Key) throws { put(value, key) }
+  mutating func encodeIfPresent(_ value: Int16?, forKey key: Key) throws { put(value, key) }
+  mutating func encodeIfPresent(_ value: Int32?, forKey key: Key) throws { put(value, key) }
+  mutating func encodeIfPresent(_ value: Int64?, forKey key: Key) throws { put(value, key) }
+  mutating func encodeIfPresent(_ value: UInt?, forKey key: Key) throws { put(value, key) }
+  mutating func encodeIfPresent(_ value: UInt8?, forKey key: Key) throws { put(value, key) }
+  mutating func encodeIfPresent(_ value: UInt16?, forKey key: Key) throws { put(value, key) }
+  mutating func encodeIfPresent(_ value: UInt32?, forKey key: Key) throws { put(value, key) }
+  mutating func encodeIfPresent(_ value: UInt64?, forKey key: Key) throws { put(value, key) }
 
   mutating func encodeIfPresent<T: Encodable>(_ value: T?, forKey key: Key) throws {
     if let value { try encode(value, forKey: key) }
   }
 
+  /// Writes `value` under `key` unless it is nil.
+  @inline(__always)
+  private mutating func present<T: Encodable>(_ value: T?, _ key: Key) throws {
+    if let value { try encode(value, forKey: key) }
+  }
+
   mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-    let slot = memberOutOfLine(key)
-    do {
-      try session.encode(value, into: slot)
-    } catch {
-      session.discardMember(slot)
-      throw error
-    }
+    try session.encode(value, intoMember: memberOutOfLine(key))
   }
 
   /// ``member(_:)`` out of line, for values that may nest, so that the
@@ -250,6 +170,10 @@ struct CBORKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
 /// in the session, giving out again a container no code holds any more
 /// (see ``SpareKeyedContainer``).
 final class CBORKeyedContainerMaker<Key: CodingKey>: SpareKeyedContainer {
+  /// A maker for the session to keep, made out of line.
+  @inline(never)
+  static func make() -> CBORKeyedContainerMaker<Key> { CBORKeyedContainerMaker<Key>() }
+
   func container(_ session: CBOREncodingSession, _ container: Int) -> KeyedEncodingContainer<Key> {
     self.container(
       KeyedEncodingContainer<Key>.self, for: container, in: &session.keyedContainerMaps,
@@ -292,13 +216,7 @@ struct CBORUnkeyedContainer: UnkeyedEncodingContainer {
   mutating func encode(_ value: UInt128) throws { session.write(value, into: element()) }
 
   mutating func encode<T: Encodable>(_ value: T) throws {
-    let slot = elementOutOfLine()
-    do {
-      try session.encode(value, into: slot)
-    } catch {
-      session.discardMember(slot)
-      throw error
-    }
+    try session.encode(value, intoMember: elementOutOfLine())
   }
 
   @inline(never)

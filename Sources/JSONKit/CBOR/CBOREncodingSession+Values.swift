@@ -15,6 +15,17 @@ extension CBOREncodingSession {
     try value.encode(to: CBORSlotEncoder(session: self, slot: slot))
   }
 
+  /// Encodes `value` as the member (or element) just begun in `slot`,
+  /// which is taken out again if the value fails.
+  func encode<T: Encodable>(_ value: T, intoMember slot: CBORSlot) throws {
+    do {
+      try encode(value, into: slot)
+    } catch {
+      discardMember(slot)
+      throw error
+    }
+  }
+
   /// Encodes `value` through the single-value container of `slot`'s
   /// encoder: a value that fails leaves the slot as it was, and one that
   /// encodes nothing is an empty map, as Foundation writes `{}`.
@@ -240,3 +251,76 @@ extension ByteWriter {
 protocol CBORIntegerKeyedDictionary {}
 
 extension Dictionary: CBORIntegerKeyedDictionary where Key == Int {}
+
+/// A value a container writes as one item, without Codable.
+protocol CBORScalar {
+  func write(into slot: CBORSlot, of session: CBOREncodingSession)
+}
+
+/// A signed integer, written as a major type 0 or 1 integer.
+protocol CBORSignedScalar: CBORScalar, FixedWidthInteger, SignedInteger {}
+
+/// An unsigned integer, written as a major type 0 integer.
+protocol CBORUnsignedScalar: CBORScalar, FixedWidthInteger, UnsignedInteger {}
+
+extension CBORSignedScalar {
+  func write(into slot: CBORSlot, of session: CBOREncodingSession) {
+    session.write(Int64(self), into: slot)
+  }
+}
+
+extension CBORUnsignedScalar {
+  func write(into slot: CBORSlot, of session: CBOREncodingSession) {
+    session.write(UInt64(self), into: slot)
+  }
+}
+
+extension Int: CBORSignedScalar {}
+extension Int8: CBORSignedScalar {}
+extension Int16: CBORSignedScalar {}
+extension Int32: CBORSignedScalar {}
+extension Int64: CBORSignedScalar {}
+
+extension UInt: CBORUnsignedScalar {}
+extension UInt8: CBORUnsignedScalar {}
+extension UInt16: CBORUnsignedScalar {}
+extension UInt32: CBORUnsignedScalar {}
+extension UInt64: CBORUnsignedScalar {}
+
+extension Bool: CBORScalar {
+  func write(into slot: CBORSlot, of session: CBOREncodingSession) {
+    session.write(self, into: slot)
+  }
+}
+
+extension String: CBORScalar {
+  func write(into slot: CBORSlot, of session: CBOREncodingSession) {
+    session.write(self, into: slot)
+  }
+}
+
+extension Double: CBORScalar {
+  func write(into slot: CBORSlot, of session: CBOREncodingSession) {
+    session.write(self, into: slot)
+  }
+}
+
+extension Float: CBORScalar {
+  func write(into slot: CBORSlot, of session: CBOREncodingSession) {
+    session.write(Double(self), into: slot)
+  }
+}
+
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+extension Int128: CBORScalar {
+  func write(into slot: CBORSlot, of session: CBOREncodingSession) {
+    session.write(self, into: slot)
+  }
+}
+
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+extension UInt128: CBORScalar {
+  func write(into slot: CBORSlot, of session: CBOREncodingSession) {
+    session.write(self, into: slot)
+  }
+}

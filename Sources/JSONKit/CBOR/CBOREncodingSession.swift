@@ -130,19 +130,21 @@ final class CBOREncodingSession {
     frames.deallocate()
   }
 
-  /// Lets go of the containers the makers keep to give out again, which
-  /// hold this session.
+  /// Ends the encode: the makers let go of the containers they keep to
+  /// give out again, which hold this session, and keep no more.
   func dropSpareContainers() {
-    keepsSpareContainers = false
     keyTypes.dropSpareContainers()
+    keepsSpareContainers = false
   }
 
-  /// A keyed container writing the map `container`, by keys of type `Key`.
+  /// A keyed container writing the map `container`, made by the maker kept
+  /// for `Key`.
   @inline(__always)
   func keyedContainer<Key: CodingKey>(_ container: Int, keyedBy key: Key.Type)
     -> KeyedEncodingContainer<Key>
   {
-    keyTypes.keyType(key) { CBORKeyedContainer<Key>.maker() }.maker.container(self, container)
+    let maker = keyTypes.keyType(key, CBORKeyedContainerMaker<Key>.make).maker
+    return maker.container(self, container)
   }
 
   // MARK: - Streaming

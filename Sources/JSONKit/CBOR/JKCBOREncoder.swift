@@ -67,11 +67,14 @@ public final class JKCBOREncoder: @unchecked Sendable {
   /// The settings, read whole at the start of each call.
   private var storedSettings = Settings()
 
-  /// The result of `body` on the settings, which it may change, under the lock.
-  private func withSettings<R>(_ body: (inout Settings) -> R) -> R {
-    settingsLock.lock()
-    defer { settingsLock.unlock() }
-    return body(&storedSettings)
+  /// One setting, read or changed under the lock.
+  private subscript<Value>(setting path: WritableKeyPath<Settings, Value>) -> Value {
+    get {
+      settingsLock.withLock { storedSettings[keyPath: path] }
+    }
+    set {
+      settingsLock.withLock { storedSettings[keyPath: path] = newValue }
+    }
   }
 
   /// Creates an encoder: keys as they are, no tag before the output, a
@@ -82,7 +85,7 @@ public final class JKCBOREncoder: @unchecked Sendable {
   /// limit, `userInfo`), to change without changing this one.
   public func copy() -> JKCBOREncoder {
     let copy = JKCBOREncoder()
-    copy.storedSettings = withSettings { $0 }
+    copy.storedSettings = settingsLock.withLock { storedSettings }
     return copy
   }
 
@@ -92,20 +95,20 @@ public final class JKCBOREncoder: @unchecked Sendable {
   /// as they are whatever the strategy; the integer keys of an `[Int: V]`
   /// dictionary are written as integers.
   public var keyEncodingStrategy: KeyEncodingStrategy {
-    get { withSettings { $0.keyEncodingStrategy } }
-    set { withSettings { $0.keyEncodingStrategy = newValue } }
+    get { self[setting: \.keyEncodingStrategy] }
+    set { self[setting: \.keyEncodingStrategy] = newValue }
   }
 
   /// Values that `encode(to:)` implementations can read from their encoder.
   public var userInfo: [CodingUserInfoKey: any Sendable] {
-    get { withSettings { $0.userInfo } }
-    set { withSettings { $0.userInfo = newValue } }
+    get { self[setting: \.userInfo] }
+    set { self[setting: \.userInfo] = newValue }
   }
 
   /// Choices about the CBOR written. Default: `[]`.
   public var options: Options {
-    get { withSettings { $0.options } }
-    set { withSettings { $0.options = newValue } }
+    get { self[setting: \.options] }
+    set { self[setting: \.options] = newValue }
   }
 
   /// The deepest nesting of arrays and maps written; a value that nests
@@ -117,8 +120,8 @@ public final class JKCBOREncoder: @unchecked Sendable {
   /// recursive model deeper than the call stack gets the error instead of
   /// overflowing the stack.
   public var maxDepth: Int {
-    get { withSettings { $0.maxDepth } }
-    set { withSettings { $0.maxDepth = newValue } }
+    get { self[setting: \.maxDepth] }
+    set { self[setting: \.maxDepth] = newValue }
   }
 
   // MARK: - Encoding
@@ -131,22 +134,25 @@ public final class JKCBOREncoder: @unchecked Sendable {
   ///   arrays and maps nested deeper than ``maxDepth``, and whatever
   ///   `encode(to:)` throws.
   public func encode<T: Encodable>(_ value: T) throws -> Data {
-    try encodeIntoWriter(value).finishData()
+    let writer = try encodeIntoWriter(value)
+    return writer.finishData()
   }
 
-  /// Encodes `value` as CBOR bytes.
+  /// Encodes `value` as CBOR bytes; the errors are those of ``encode(_:)``.
   public func encodeToBytes<T: Encodable>(_ value: T) throws -> [UInt8] {
-    try encodeIntoWriter(value).finishBytes()
+    let writer = try encodeIntoWriter(value)
+    return writer.finishBytes()
   }
 
-  /// Encodes `value` as CBOR and appends the bytes to `buffer`; on error
-  /// `buffer` is left as it was.
+  /// Encodes `value` as CBOR after the bytes already in `buffer`; on error
+  /// (those of ``encode(_:)``) `buffer` is left as it was.
   public func encode<T: Encodable>(_ value: T, appendingTo buffer: inout [UInt8]) throws {
-    try encodeIntoWriter(value).withBytes { buffer.append(contentsOf: $0) }
+    let writer = try encodeIntoWriter(value)
+    writer.withBytes { buffer.append(contentsOf: $0) }
   }
 
   private func encodeIntoWriter<T: Encodable>(_ value: T) throws -> ByteWriter {
-    let settings = withSettings { $0 }
+    let settings = settingsLock.withLock { storedSettings }
     let capacity = OutputSizeHints.shared.capacity(for: CBOROutput<T>.self, isPretty: false)
     let session = CBOREncodingSession(settings: settings, capacity: capacity)
     defer { session.dropSpareContainers() }
