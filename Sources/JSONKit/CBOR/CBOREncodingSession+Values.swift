@@ -88,17 +88,18 @@ extension CBOREncodingSession {
   /// Writes the types CBOR has its own items for; false for any other.
   @inline(never)
   private func encodeSpecial<T: Encodable>(_ value: T, into slot: CBORSlot) throws -> Bool {
+    let types = CBORSpecialTypes.shared
     switch ObjectIdentifier(T.self) {
-    case ObjectIdentifier([Double].self):
+    case types.doubles:
       let array = unsafeBitCast(value, to: [Double].self)
       writeArray(array, into: slot) { $0.appendCBORFloat($1) }
-    case ObjectIdentifier([[Double]].self):
+    case types.doubleArrays:
       let array = unsafeBitCast(value, to: [[Double]].self)
       writeArray(array, levels: 2, into: slot) { writer, inner in
         writer.appendCBORHead(major: 4, UInt64(inner.count))
         for number in inner { writer.appendCBORFloat(number) }
       }
-    case ObjectIdentifier([[[Double]]].self):
+    case types.doubleArrayArrays:
       let array = unsafeBitCast(value, to: [[[Double]]].self)
       writeArray(array, levels: 3, into: slot) { writer, middle in
         writer.appendCBORHead(major: 4, UInt64(middle.count))
@@ -107,40 +108,40 @@ extension CBOREncodingSession {
           for number in inner { writer.appendCBORFloat(number) }
         }
       }
-    case ObjectIdentifier([Int].self):
+    case types.ints:
       let array = unsafeBitCast(value, to: [Int].self)
       writeArray(array, into: slot) { $0.appendCBORInteger(Int64($1)) }
-    case ObjectIdentifier([UInt8].self):
+    case types.bytes:
       let array = unsafeBitCast(value, to: [UInt8].self)
       writeArray(array, into: slot) { $0.appendCBORHead(major: 0, UInt64($1)) }
-    case ObjectIdentifier(Float.self):
+    case types.float:
       write(Double(unsafeBitCast(value, to: Float.self)), into: slot)
-    case ObjectIdentifier(Int64.self):
+    case types.int64:
       write(unsafeBitCast(value, to: Int64.self), into: slot)
-    case ObjectIdentifier(UInt64.self):
+    case types.uint64:
       write(unsafeBitCast(value, to: UInt64.self), into: slot)
-    case ObjectIdentifier(Int32.self):
+    case types.int32:
       write(Int64(unsafeBitCast(value, to: Int32.self)), into: slot)
-    case ObjectIdentifier(UInt.self):
+    case types.uint:
       write(UInt64(unsafeBitCast(value, to: UInt.self)), into: slot)
-    case ObjectIdentifier(Date.self):
+    case types.date:
       write(unsafeBitCast(value, to: Date.self), into: slot)
-    case ObjectIdentifier(Data.self):
+    case types.data:
       let data = unsafeBitCast(value, to: Data.self)
       writeItem(into: slot) { writer in data.withUnsafeBytes { writer.appendCBORBytes($0) } }
-    case ObjectIdentifier(UUID.self):
+    case types.uuid:
       let uuid = unsafeBitCast(value, to: UUID.self).uuid
       writeItem(into: slot) { writer in
         writer.appendCBORHead(major: 6, CBORTags.uuid)
         withUnsafeBytes(of: uuid) { writer.appendCBORBytes($0) }
       }
-    case ObjectIdentifier(URL.self):
+    case types.url:
       let text = unsafeBitCast(value, to: URL.self).absoluteString
       writeItem(into: slot) { writer in
         writer.appendCBORHead(major: 6, CBORTags.uri)
         writer.appendCBORText(text)
       }
-    case ObjectIdentifier(Decimal.self):
+    case types.decimal:
       try write(unsafeBitCast(value, to: Decimal.self), into: slot)
     default:
       return false
@@ -323,4 +324,27 @@ extension UInt128: CBORScalar {
   func write(into slot: CBORSlot, of session: CBOREncodingSession) {
     session.write(self, into: slot)
   }
+}
+
+/// The identities of the types ``CBOREncodingSession`` writes itself, looked
+/// up once: a metadata accessor per comparison would cost more than the
+/// comparisons, for every value encoded.
+struct CBORSpecialTypes: Sendable {
+  static let shared = CBORSpecialTypes()
+
+  let doubles = ObjectIdentifier([Double].self)
+  let doubleArrays = ObjectIdentifier([[Double]].self)
+  let doubleArrayArrays = ObjectIdentifier([[[Double]]].self)
+  let ints = ObjectIdentifier([Int].self)
+  let bytes = ObjectIdentifier([UInt8].self)
+  let float = ObjectIdentifier(Float.self)
+  let int64 = ObjectIdentifier(Int64.self)
+  let uint64 = ObjectIdentifier(UInt64.self)
+  let int32 = ObjectIdentifier(Int32.self)
+  let uint = ObjectIdentifier(UInt.self)
+  let date = ObjectIdentifier(Date.self)
+  let data = ObjectIdentifier(Data.self)
+  let uuid = ObjectIdentifier(UUID.self)
+  let url = ObjectIdentifier(URL.self)
+  let decimal = ObjectIdentifier(Decimal.self)
 }

@@ -11,6 +11,13 @@ struct CBORSlot: Hashable {
   static let root = CBORSlot(container: 0, member: 0)
 }
 
+/// Where a container was opened: the slot it fills, and whether a
+/// container opened it as a nested container.
+struct CBORContainerRecord {
+  var parent: CBORSlot
+  var isNested: Bool
+}
+
 /// An array or map still open while streaming.
 struct CBORFrame {
   /// The container's number.
@@ -72,10 +79,10 @@ final class CBOREncodingSession {
   @exclusivity(unchecked) var frameKeys: [(any CodingKey)?] = []
   /// The fingerprints of the keys of the open maps, innermost last.
   @exclusivity(unchecked) private var fingerprints: [UInt64] = []
-  /// The slot each container was opened in, by container number.
-  @exclusivity(unchecked) var parents: [CBORSlot] = [CBORSlot(container: -1, member: 0)]
-  /// Whether each container was opened as a nested container.
-  @exclusivity(unchecked) var nestedContainers: [Bool] = [false]
+  /// Where each container was opened, by container number.
+  @exclusivity(unchecked) var containers = [
+    CBORContainerRecord(parent: CBORSlot(container: -1, member: 0), isNested: false)
+  ]
   /// The maps of `[Int: V]` dictionaries, whose keys are integers.
   @exclusivity(unchecked) var integerKeyedMaps: Set<Int> = []
   /// The type of the value whose `encode(to:)` was called last.
@@ -292,12 +299,14 @@ final class CBOREncodingSession {
 
   /// Begins the member `key` of the map `container`: an integer key for a
   /// dictionary's integer keys, the key as it is for a dictionary's string
-  /// keys, else the strategy's name for it.
+  /// keys, else the strategy's name for it. A key begun before in the map
+  /// hands over to the tree, where the later value replaces the earlier
+  /// one, or with `keepingValue` (a nested container) shares it.
   @inline(__always)
   func beginMember<Key: CodingKey>(of container: Int, key: Key, keepingValue: Bool = false)
     -> CBORSlot
   {
-    if !storesKeys, !keepingValue, ObjectIdentifier(Key.self) != dictionaryKeyType {
+    if !storesKeys, ObjectIdentifier(Key.self) != dictionaryKeyType {
       let bits = KeyBytesCache.bits(key.stringValue)
       if let entry = keyTable.find(bits) {
         let name = UnsafeRawBufferPointer(
@@ -343,7 +352,7 @@ final class CBOREncodingSession {
       entry = keyCache.add(string, writtenAs: name)
       if let entry { _ = keyTable.insert(entry) }
     }
-    if !keepingValue, let entry {
+    if let entry {
       let bytes = UnsafeRawBufferPointer(
         start: entry.pointee.quoted + 1, count: entry.pointee.quotedCount &- 2)
       if let slot = streamMember(of: container, name: bytes, fingerprint: entry.pointee.fingerprint)
@@ -363,16 +372,14 @@ final class CBOREncodingSession {
     of container: Int, _ name: String, codingKey: (any CodingKey)?, isUnique: Bool,
     keepingValue: Bool = false
   ) -> CBORSlot {
-    if !keepingValue {
-      let fingerprint = isUnique ? nil : Self.fingerprint(ofName: name)
-      var name = name
-      let slot = name.withUTF8 {
-        streamMember(of: container, name: UnsafeRawBufferPointer($0), fingerprint: fingerprint)
-      }
-      if let slot {
-        if let codingKey { storeKey(codingKey, ofFrame: frameIndex(container)) }
-        return slot
-      }
+    let fingerprint = isUnique ? nil : Self.fingerprint(ofName: name)
+    var bytes = name
+    let slot = bytes.withUTF8 {
+      streamMember(of: container, name: UnsafeRawBufferPointer($0), fingerprint: fingerprint)
+    }
+    if let slot {
+      if let codingKey { storeKey(codingKey, ofFrame: frameIndex(container)) }
+      return slot
     }
     return handOver().beginMember(
       of: container, key: .text(name), codingKey: codingKey, keepingValue: keepingValue)
@@ -431,9 +438,8 @@ final class CBOREncodingSession {
   /// for the one open there, returns that one.
   func openContainer(in slot: CBORSlot, isMap: Bool, isNested: Bool = false) -> Int {
     if prepareValue(slot) {
-      let serial = parents.count
-      parents.append(slot)
-      nestedContainers.append(isNested)
+      let serial = containers.count
+      containers.append(CBORContainerRecord(parent: slot, isNested: isNested))
       if frameCount == frameCapacity { growFrames() }
       frames[frameCount] = CBORFrame(
         serial: serial, start: writer.count, count: 0, keyStart: 0, bloom: (0, 0, 0, 0),
@@ -444,7 +450,7 @@ final class CBOREncodingSession {
       return serial
     }
     if let index = frameIndex(slot.container), index &+ 1 < frameCount,
-      parents[frames[index &+ 1].serial] == slot, frames[index &+ 1].isMap == isMap
+      containers[frames[index &+ 1].serial].parent == slot, frames[index &+ 1].isMap == isMap
     {
       closeFrames(above: index &+ 1)
       return frames[index &+ 1].serial

@@ -164,7 +164,7 @@ final class CBOREncodingTree {
   /// The node of `container`, read back from its bytes if it was closed.
   func node(of container: Int) -> Int {
     if let node = nodeOfContainer[container] { return node }
-    let parentSlot = session.parents[container]
+    let parentSlot = session.containers[container].parent
     let (parent, position) = place(of: parentSlot)
     let node: Int
     switch nodes[parent].members[position].value {
@@ -172,7 +172,7 @@ final class CBOREncodingTree {
       node = existing
     case .item(let range):
       node = expand(range, container: container)
-      nodes[node].isNested = session.nestedContainers[container]
+      nodes[node].isNested = session.containers[container].isNested
       nodes[node].parent = parent
       nodes[node].parentMember = position
       nodes[parent].members[position].value = .node(node)
@@ -264,9 +264,8 @@ final class CBOREncodingTree {
   /// the container then writes outside the output.
   func openContainer(in slot: CBORSlot, isMap: Bool, isNested: Bool) -> Int {
     let (parent, member) = place(of: slot)
-    let container = session.parents.count
-    session.parents.append(slot)
-    session.nestedContainers.append(isNested)
+    let container = session.containers.count
+    session.containers.append(CBORContainerRecord(parent: slot, isNested: isNested))
     var node = -1
     switch nodes[parent].members[member].value {
     case .pending:
