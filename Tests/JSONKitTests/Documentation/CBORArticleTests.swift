@@ -12,14 +12,63 @@ struct CBORArticleTests {
     var eventName: String
   }
 
-  @Test("A model and an untyped item from the same bytes")
+  @Test("A model encodes, decodes back, and reads as an untyped item")
   func overview() throws {
-    let bytes = (["id": 7] as CBORValue).cborBytes()
-    let order = try JKCBORDecoder().decode(Order.self, from: bytes)
+    let order = Order(id: 7)
+    let bytes = try JKCBOREncoder().encode(order)
+    let decoded = try JKCBORDecoder().decode(Order.self, from: bytes)
     let item = try CBORValue(cbor: bytes)  // untyped
 
-    #expect(order == Order(id: 7))
+    #expect(decoded == order)
     #expect(item["id"] == 7)
+    #expect([UInt8](bytes) == [0xA1, 0x62, 0x69, 0x64, 0x07])
+  }
+
+  @Test("The encoder's key strategy and self-described output")
+  func encoding() throws {
+    let event = Event(eventName: "launch")
+    let encoder = JKCBOREncoder()
+    encoder.keyEncodingStrategy = .convertToSnakeCase
+    encoder.options = .selfDescribed  // starts with tag 55799, D9 D9 F7
+    let cbor = try encoder.encode(event)
+
+    #expect(Array(cbor.prefix(3)) == [0xD9, 0xD9, 0xF7])
+    #expect(try CBORValue(cbor: cbor.dropFirst(3)) == ["event_name": "launch"])
+  }
+
+  @Test("Foundation's types are written with CBOR's tags, as the article's table says")
+  func mappingTable() throws {
+    struct Row: Encodable {
+      var wide = Int128(1) << 64
+      var half = 1.5
+      var data = Data([1, 2])
+      var date = Date(timeIntervalSince1970: 1_000)
+      var uuid = UUID(uuidString: "00000000-0000-0000-0000-000000000001")!
+      var decimal = Decimal(string: "12.34")!
+      var url = URL(string: "https://example.com/a")!
+      var byNumber: [Int: String] = [3: "c"]
+      var missing: Int? = nil
+
+      func encode(to encoder: any Encoder) throws {
+        var container = encoder.unkeyedContainer()
+        try container.encode(wide)
+        try container.encode(half)
+        try container.encode(data)
+        try container.encode(date)
+        try container.encode(uuid)
+        try container.encode(decimal)
+        try container.encode(url)
+        try container.encode(byNumber)
+        try container.encode(missing)
+      }
+    }
+    let item = try CBORValue(cbor: try JKCBOREncoder().encode(Row()))
+    #expect(
+      item.description
+        == "[2(h'010000000000000000'), 1.5, h'0102', 1(1000), "
+        + "37(h'00000000000000000000000000000001'), 4([-2, 1234]), "
+        + #"32("https://example.com/a"), {3: "c"}, null]"#)
+    #expect(try JKCBOREncoder().encode(1.5).count == 3)  // half precision: F9 3E 00
   }
 
   @Test("The key strategy applies as it does to JSON")
