@@ -6,34 +6,58 @@ import JSONKitCorpus
 extension Comparison {
   /// CBOR beside JSON: each corpus model (and the orders payload) decoded by a fresh
   /// `JKCBORDecoder` from the model's CBOR against a fresh `JKDecoder` from its JSON
-  /// and a fresh `PropertyListDecoder` from binary plist, interleaved; and the sizes.
+  /// and a fresh `PropertyListDecoder` from binary plist, interleaved; then encoded by a
+  /// fresh `JKCBOREncoder`, `JKEncoder` and `PropertyListEncoder` the same way; and the
+  /// sizes of what each writes.
   func cborSection() throws {
-    var table = MarkdownTable(
-      "input", "JSON KB", "CBOR KB", "plist KB", "JKDecoder() JSON", "JKCBORDecoder() CBOR",
-      "CBOR ÷ JSON ×", "PropertyListDecoder() binary", "CBOR ÷ plist ×")
+    var decodes = MarkdownTable(
+      "input", "JSON KB", "CBOR KB", "CBOR ÷ JSON size", "plist KB", "JKDecoder() JSON",
+      "JKCBORDecoder() CBOR", "CBOR ÷ JSON ×", "PropertyListDecoder() binary",
+      "CBOR ÷ plist ×")
+    var encodes = MarkdownTable(
+      "input", "JKEncoder() JSON", "JKCBOREncoder() CBOR", "CBOR ÷ JSON ×",
+      "PropertyListEncoder() binary", "CBOR ÷ plist ×")
     for sample in try cborSamples() where options.includes("cbor/\(sample.name)") {
       progress("cbor/\(sample.name)")
-      let timings = try Contender.timings(
+      let decoding = try Contender.timings(
         [
           Contender(name: "json") { try sample.decodeJSON() },
           Contender(name: "cbor") { try sample.decodeCBOR() },
           Contender(name: "plist") { try sample.decodePlist() },
         ], rounds: options.rounds, batchSeconds: options.batchSeconds)
-      table.append([
+      decodes.append([
         sample.name, Figure.kilobytes(sample.json.count), Figure.kilobytes(sample.cbor.count),
-        Figure.kilobytes(sample.plist.count), Figure.milliseconds(timings[0].median),
-        Figure.milliseconds(timings[1].median), Figure.ratio(timings[0].ratio(to: timings[1])),
-        Figure.milliseconds(timings[2].median), Figure.ratio(timings[2].ratio(to: timings[1])),
+        String(format: "%.2f", Double(sample.cbor.count) / Double(sample.json.count)),
+        Figure.kilobytes(sample.plist.count), Figure.milliseconds(decoding[0].median),
+        Figure.milliseconds(decoding[1].median), Figure.ratio(decoding[0].ratio(to: decoding[1])),
+        Figure.milliseconds(decoding[2].median), Figure.ratio(decoding[2].ratio(to: decoding[1])),
+      ])
+      let encoding = try Contender.timings(
+        [
+          Contender(name: "json") { try sample.encodeJSON() },
+          Contender(name: "cbor") { try sample.encodeCBOR() },
+          Contender(name: "plist") { try sample.encodePlist() },
+        ], rounds: options.rounds, batchSeconds: options.batchSeconds)
+      encodes.append([
+        sample.name, Figure.milliseconds(encoding[0].median),
+        Figure.milliseconds(encoding[1].median), Figure.ratio(encoding[0].ratio(to: encoding[1])),
+        Figure.milliseconds(encoding[2].median), Figure.ratio(encoding[2].ratio(to: encoding[1])),
       ])
     }
-    guard !table.rows.isEmpty else { return }
+    guard !decodes.rows.isEmpty else { return }
     print(
-      "### CBOR (median time per decode with a fresh decoder; × = the other's time ÷ "
-        + "JKCBORDecoder's; sizes of minified JSON, CBOR and binary plist)\n")
-    table.print()
+      "### CBOR decoding (median time per decode with a fresh decoder; × = the other's "
+        + "time ÷ JKCBORDecoder's; sizes of minified JSON, CBOR and binary plist as each "
+        + "encoder writes them)\n")
+    decodes.print()
+    print(
+      "\n### CBOR encoding (median time per encode with a fresh encoder; × = the other's "
+        + "time ÷ JKCBOREncoder's)\n")
+    encodes.print()
   }
 
-  /// One model's JSON, CBOR and binary plist, and the calls that decode each.
+  /// One model's JSON, CBOR and binary plist, as JSONKit's and Foundation's encoders
+  /// write them, and the calls that decode and encode each with a fresh coder.
   struct CBORSample {
     let name: String
     let json: Data
@@ -42,6 +66,9 @@ extension Comparison {
     let decodeJSON: () throws -> Void
     let decodeCBOR: () throws -> Void
     let decodePlist: () throws -> Void
+    let encodeJSON: () throws -> Void
+    let encodeCBOR: () throws -> Void
+    let encodePlist: () throws -> Void
 
     init<Model: Codable>(
       _ name: String, _ model: Model.Type, json original: Data, dates: Bool = false
@@ -49,13 +76,19 @@ extension Comparison {
       let decoder = JKDecoder()
       if dates { decoder.dateDecodingStrategy = .iso8601 }
       let value = try decoder.decode(Model.self, from: original)
-      let encoder = JKEncoder()
-      if dates { encoder.dateEncodingStrategy = .iso8601 }
-      let json = try encoder.encode(value)
-      let cbor = CBORValue(try JSONValue(parsing: json)).cborData()
-      let plistEncoder = PropertyListEncoder()
-      plistEncoder.outputFormat = .binary
-      let plist = try plistEncoder.encode(value)
+      let makeEncoder = {
+        let encoder = JKEncoder()
+        if dates { encoder.dateEncodingStrategy = .iso8601 }
+        return encoder
+      }
+      let makePlistEncoder = {
+        let encoder = PropertyListEncoder()
+        encoder.outputFormat = .binary
+        return encoder
+      }
+      let json = try makeEncoder().encode(value)
+      let cbor = try JKCBOREncoder().encode(value)
+      let plist = try makePlistEncoder().encode(value)
       self.name = name
       self.json = json
       self.cbor = cbor
@@ -67,6 +100,9 @@ extension Comparison {
       }
       decodeCBOR = { consume(try JKCBORDecoder().decode(Model.self, from: cbor)) }
       decodePlist = { consume(try PropertyListDecoder().decode(Model.self, from: plist)) }
+      encodeJSON = { consume(try makeEncoder().encode(value)) }
+      encodeCBOR = { consume(try JKCBOREncoder().encode(value)) }
+      encodePlist = { consume(try makePlistEncoder().encode(value)) }
     }
   }
 
@@ -92,19 +128,25 @@ extension Comparison {
 
 extension InstructionProbe {
   /// The child's side of a CBOR count (the hidden `--cbor-probe` mode): `arguments` are
-  /// the sample's name (`twitter`, `citm_catalog`, `canada`, `orders`) and `cbor` or
-  /// `json`; one decode with a fresh decoder is counted, after one to warm up.
+  /// the sample's name (`twitter`, `citm_catalog`, `canada`, `orders`), `cbor` or
+  /// `json`, and optionally `encode`; one decode (or encode) with a fresh coder is
+  /// counted, after one to warm up.
   ///
   /// By hand: `valgrind --tool=callgrind --toggle-collect='*measuredDecode*'
-  /// .build/release/compare --cbor-probe citm_catalog cbor`.
+  /// .build/release/compare --cbor-probe citm_catalog cbor [encode]`.
   static func runCBORChild(_ arguments: [String]) throws {
-    guard arguments.count == 2, arguments[1] == "cbor" || arguments[1] == "json" else {
-      throw ProbeFailure(message: "usage: --cbor-probe SAMPLE cbor|json")
+    guard arguments.count == 2 || (arguments.count == 3 && arguments[2] == "encode"),
+      arguments[1] == "cbor" || arguments[1] == "json"
+    else {
+      throw ProbeFailure(message: "usage: --cbor-probe SAMPLE cbor|json [encode]")
     }
     let comparison = try Comparison(CompareOptions([]))
     guard let sample = try comparison.cborSamples().first(where: { $0.name == arguments[0] })
     else { throw ProbeFailure(message: "no CBOR sample named \(arguments[0])") }
-    let decode = arguments[1] == "cbor" ? sample.decodeCBOR : sample.decodeJSON
+    let decode =
+      arguments.count == 3
+      ? (arguments[1] == "cbor" ? sample.encodeCBOR : sample.encodeJSON)
+      : (arguments[1] == "cbor" ? sample.decodeCBOR : sample.decodeJSON)
     try decode()
     try measuredDecode({ _ in try decode() }, Data())
   }

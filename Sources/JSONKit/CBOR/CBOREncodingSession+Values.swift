@@ -183,18 +183,27 @@ extension CBOREncodingSession {
           codingPath: codingPath(of: slot),
           debugDescription: "Unable to encode Decimal.nan directly in CBOR."))
     }
-    // The significand is the mantissa as an integer Decimal (exponent 0),
-    // whose text is its digits: up to 38 of them, within 128 bits.
     var low: UInt64 = 0
     var high: UInt64 = 0
-    for digit in decimal.significand.description.utf8 where digit >= 0x30 && digit <= 0x39 {
-      let (carry, lowTimesTen) = low.multipliedFullWidth(by: 10)
-      let (sum, overflow) = lowTimesTen.addingReportingOverflow(UInt64(digit - 0x30))
-      low = sum
-      high = high &* 10 &+ carry &+ (overflow ? 1 : 0)
+    let exponent: Int64
+    let sign: FloatingPointSign
+    if let parts = DecimalDescription.parts(of: decimal) {
+      (low, high) = (parts.significand.low, parts.significand.high)
+      exponent = Int64(parts.exponent)
+      sign = parts.negative ? .minus : .plus
+    } else {
+      // The significand is the mantissa as an integer Decimal (exponent 0),
+      // whose text is its digits: up to 39 of them, within 128 bits.
+      for digit in decimal.significand.description.utf8 where digit >= 0x30 && digit <= 0x39 {
+        let (carry, lowTimesTen) = low.multipliedFullWidth(by: 10)
+        let (sum, overflow) = lowTimesTen.addingReportingOverflow(UInt64(digit - 0x30))
+        low = sum
+        high = high &* 10 &+ carry &+ (overflow ? 1 : 0)
+      }
+      exponent = Int64(decimal.exponent)
+      sign = decimal.sign
     }
-    let isNegative = decimal.sign == .minus && (low != 0 || high != 0)
-    let exponent = Int64(decimal.exponent)
+    let isNegative = sign == .minus && (low != 0 || high != 0)
     writeItem(into: slot) { writer in
       writer.appendCBORHead(major: 6, CBORTags.decimalFraction)
       writer.appendCBORHead(major: 4, 2)

@@ -74,6 +74,18 @@ enum DecimalDescription {
     return cursor - out
   }
 
+  /// A finite Decimal's sign bit, significand and power of ten, read from
+  /// its fields as its text is; nil for NaN, and where `write(_:to:)` leaves
+  /// the text to `description` (fields that disagree or cannot be read).
+  static func parts(of value: Decimal) -> (
+    negative: Bool, significand: UInt128Words, exponent: Int
+  )? {
+    guard let fields = DecimalFields(value), !(fields.length == 0 && fields.negative),
+      fields.length <= 8, fields.significand.isZero(fromBit: 16 * fields.length)
+    else { return nil }
+    return (fields.negative, fields.significand, fields.exponent)
+  }
+
   /// Stores `text` at `out` and returns its length.
   private static func store(_ text: StaticString, at out: UnsafeMutableRawPointer) -> Int {
     out.copyMemory(from: text.utf8Start, byteCount: text.utf8CodeUnitCount)

@@ -81,6 +81,32 @@ struct CBOREncoderMappingTests {
     #expect(throws: EncodingError.self) { try JKCBOREncoder().encode(["x": Decimal.nan]) }
   }
 
+  @Test("Any Decimal's tag 4 holds its exponent and reads back as the same Decimal")
+  func decimalsOfEveryShape() throws {
+    var generator = SystemRandomNumberGenerator()
+    var samples: [Decimal] = [Decimal(0), -Decimal(0), Decimal.greatestFiniteMagnitude]
+    for _ in 0..<2_000 {
+      let digits = String(
+        (0..<Int.random(in: 1...38, using: &generator)).map { _ in
+          "0123456789".randomElement(using: &generator)!
+        })
+      let significand = try #require(Decimal(string: digits))
+      samples.append(
+        Decimal(
+          sign: Bool.random(using: &generator) ? .minus : .plus,
+          exponent: Int.random(in: -100...90, using: &generator), significand: significand))
+    }
+    for decimal in samples {
+      let bytes = try JKCBOREncoder().encodeToBytes(decimal)
+      guard case .tagged(4, let pair) = try CBORValue(cbor: bytes) else {
+        Issue.record("\(decimal) is not tag 4: \(CBORBytes.hex(bytes))")
+        continue
+      }
+      #expect(pair[0] == CBORValue(Int64(decimal.exponent)), "\(decimal)")
+      #expect(try JKCBORDecoder().decode(Decimal.self, from: bytes) == decimal, "\(decimal)")
+    }
+  }
+
   @Test("URL is tag 32 on its absolute string")
   func urls() throws {
     let url = try #require(URL(string: "https://example.com/a?b=c"))
