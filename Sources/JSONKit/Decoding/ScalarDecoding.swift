@@ -237,7 +237,18 @@ extension DecodingSession {
       text = "\(value)"
     case .array where entry.flags & TapeEntry.decimalFraction != 0:
       let exponent = Int64(bitPattern: entries[index + 1].payload)
-      text = "\(numberText(entries[index + 2]))e\(exponent)"
+      let mantissa = entries[index + 2]
+      if mantissa.kind == .int || mantissa.kind == .uint {
+        let negative = mantissa.kind == .int && Int64(bitPattern: mantissa.payload) < 0
+        let magnitude =
+          mantissa.kind == .int ? Int64(bitPattern: mantissa.payload).magnitude : mantissa.payload
+        if let value = DecimalText.exact(
+          magnitude: magnitude, exponent: exponent, negative: negative)
+        {
+          return value
+        }
+      }
+      text = "\(numberText(mantissa))e\(exponent)"
     case let kind:
       throw DecodingErrors.typeMismatch(Decimal.self, found: kind, path: path())
     }

@@ -35,18 +35,45 @@ enum DecimalText {
     guard significand.digitCount > 0 else { return Decimal() }
     guard !significand.overflowed,
       let exponent = exponent(
-        layout.exponent, layout.fractionDigits.count, significand.trailingZeros),
-      exponent >= smallestExponent
+        layout.exponent, layout.fractionDigits.count, significand.trailingZeros)
     else { return nil }
+    return decimal(inRange: significand.value, exponent: exponent, negative: layout.negative)
+  }
+
+  /// The exact Decimal value of `magnitude` × 10^`exponent`, negative when
+  /// `negative` is set, or nil when Decimal cannot hold it: the Decimal
+  /// `exact(_:)` gives for that number written as text (CBOR's decimal
+  /// fractions, `[exponent, mantissa]`, are read this way).
+  static func exact(magnitude: UInt64, exponent: Int64, negative: Bool) -> Decimal? {
+    guard magnitude != 0 else { return Decimal() }
+    var significand = magnitude
+    var trailingZeros = 0
+    while significand % 10 == 0 {
+      significand /= 10
+      trailingZeros += 1
+    }
+    guard let written = Int(exactly: exponent),
+      let exponent = self.exponent(written, 0, trailingZeros)
+    else { return nil }
+    return decimal(
+      inRange: UInt128Words(high: 0, low: significand), exponent: exponent, negative: negative)
+  }
+
+  /// The Decimal of a significand without trailing zeros and its power of
+  /// ten, or nil when the exponent is beyond what Decimal holds.
+  private static func decimal(inRange significand: UInt128Words, exponent: Int, negative: Bool)
+    -> Decimal?
+  {
+    guard exponent >= smallestExponent else { return nil }
     guard exponent > largestExponent else {
-      return decimal(significand.value, exponent: exponent, negative: layout.negative)
+      return decimal(significand, exponent: exponent, negative: negative)
     }
     // `100e126` is 10 × 10^127: above the largest exponent, zeros go back
     // into the significand while it holds them, as Foundation's parser does.
-    guard let padded = significand.value.timesPowerOfTen(exponent - largestExponent) else {
+    guard let padded = significand.timesPowerOfTen(exponent - largestExponent) else {
       return nil
     }
-    return decimal(padded, exponent: largestExponent, negative: layout.negative)
+    return decimal(padded, exponent: largestExponent, negative: negative)
   }
 
   /// The power of ten of the significand without its trailing zeros, or nil

@@ -84,6 +84,27 @@ struct CBORDecoderTests {
     #expect(value.missing == nil)
   }
 
+  @Test("A decimal fraction reads as the Decimal its text reads as, fields and all")
+  func decimalFractionsAsTheirText() throws {
+    var generator = SystemRandomNumberGenerator()
+    var pairs: [(Int64, Int64)] = [
+      (0, 5), (150, -2), (-150, -2), (Int64.max, 0), (Int64.min, 0), (1, 127), (100, 126),
+      (10, 127), (1, -128), (10, -129), (1, -129), (1, 128), (7, .max), (7, .min),
+    ]
+    for _ in 0..<2_000 {
+      let mantissa = Int64.random(in: .min ... .max, using: &generator) >> Int.random(in: 0..<63)
+      pairs.append((mantissa, Int64.random(in: -150...150, using: &generator)))
+    }
+    for (mantissa, exponent) in pairs {
+      let bytes = CBORValue.tagged(4, [CBORValue(exponent), CBORValue(mantissa)]).cborBytes()
+      let text = "\(mantissa)e\(exponent)"
+      let expected = try? JKDecoder().decode(Decimal.self, from: Data(text.utf8))
+      let read = try? JKCBORDecoder().decode(Decimal.self, from: bytes)
+      #expect(read == expected, "\(text)")
+      #expect(read?.description == expected?.description, "\(text)")
+    }
+  }
+
   @Test("Dates read from plain numbers and from RFC 3339 text with a fraction")
   func dates() throws {
     let decoder = JKCBORDecoder()
