@@ -92,9 +92,10 @@ extension DecodingSession {
   private func member(
     named name: String, inObject object: Int, path: ArraySlice<any CodingKey>
   ) -> Int? {
-    let named = memberNames(ofObject: object, path: Array(path))
+    let named = keyedLookup.memberNames(ofObject: object, path: Array(path))
     var found: Int?
-    for (member, memberName) in zip(members(ofObject: object), named) where memberName == name {
+    for (member, memberName) in zip(keyedLookup.members(ofObject: object), named)
+    where memberName == name {
       found = member.value
     }
     return found ?? lastMember(writtenAs: name, inObject: object)
@@ -104,7 +105,7 @@ extension DecodingSession {
   /// `name` as written in the JSON.
   func lastMember(writtenAs name: String, inObject object: Int) -> Int? {
     var found: Int?
-    for member in members(ofObject: object) where rawKey(entries[member.key]) == name {
+    for member in keyedLookup.members(ofObject: object) where rawKey(entries[member.key]) == name {
       found = member.value
     }
     return found
@@ -119,10 +120,10 @@ extension DecodingSession {
   {
     let isSnakeCase =
       if case .convertFromSnakeCase = options.keyDecodingStrategy { true } else { false }
-    let named = memberNames(ofObject: object, path: path)
+    let named = keyedLookup.memberNames(ofObject: object, path: path)
     let lowered = name.lowercased()
     var caseHint: String?
-    for (member, memberName) in zip(members(ofObject: object), named) {
+    for (member, memberName) in zip(keyedLookup.members(ofObject: object), named) {
       let written = rawKey(entries[member.key])
       if isSnakeCase, written == name {
         return

@@ -13,17 +13,11 @@ final class DecodingSession {
   /// if a decoder outlives the `decode` call (see ``detach()``).
   private(set) var tape: Tape
   let entries: UnsafePointer<TapeEntry>
-  /// How the key strategy names keys (for every strategy but `.custom`).
-  private let naming: KeyNames.Naming
-  /// Per key id, the name compared with `CodingKey.stringValue` and its
-  /// name id: made once per distinct key and kept with the scan context.
-  private let names: KeyNames
-  /// The names the keys were asked for, with their name ids.
+  /// The key types, type shapes and lookup storage kept with the scan
+  /// context.
   private let keyTables: KeyTables
   /// The shapes of the types decoded with this session's scan context.
   private let typeShapes: TypeShapes
-  /// Whether keys not equal as written share a name (see ``KeyNames``).
-  let hasSharedNames: Bool
   let options: JKDecoder.Options
   let userInfo: [CodingUserInfoKey: Any]
   /// The scan context the tape lives in; kept alive as long as the session.
@@ -31,14 +25,6 @@ final class DecodingSession {
   /// The index of a `null` entry past the document, read by decoders of
   /// absent values (`superDecoder(forKey:)` for a missing key).
   let absentIndex: Int
-  /// Per object (hashed into a few slots), three words: the object's index;
-  /// where the last lookup in it left off, since models usually read keys in
-  /// the order the JSON lists them, so that the next key is most often the
-  /// next member; and the name asked for last in it, from which
-  /// ``AskedNames`` predicts the next. The storage is ``KeyTables/hints``,
-  /// of which a session clears the slots its objects reach: all of them, or
-  /// in a document of fewer entries than slots, one per entry.
-  private let hints: UnsafeMutablePointer<Int>
   private var ownedInput: UnsafeMutableRawBufferPointer?
   /// Objects being decoded as `[String: V]` under a key strategy: Foundation
   /// reads their keys as written, so coding paths through them name them so
@@ -47,13 +33,16 @@ final class DecodingSession {
   /// The keys that led, through a keyed container, into the values whose
   /// `init(from:)` (or array, dictionary or strategy) is running now: coding
   /// paths through them hold the caller's key, as Foundation's do. Behind a
-  /// pointer, as `hints`, so that pushing costs no exclusivity check.
+  /// pointer, as the lookup hints are, so that pushing costs no exclusivity
+  /// check.
   private let descentKeys: UnsafeMutablePointer<DescentKeys>
   /// The keys that nested containers and super decoders were asked for by.
   private var containerKeys = RememberedKeys()
   /// What the models asked about in each object, when unknown keys are
   /// rejected; nil when they are ignored.
   let unknownKeys: UnknownKeyCheck?
+  /// Finds the members of objects by key.
+  let keyedLookup: KeyedLookup
 
   init(context: ScanContext, input: UnsafeRawBufferPointer, options: JKDecoder.Options) {
     self.context = context
@@ -67,20 +56,13 @@ final class DecodingSession {
     descentKeys.initialize(to: DescentKeys())
     unknownKeys =
       options.unknownKeyStrategy == .reject ? UnknownKeyCheck(count: absentIndex + 1) : nil
-    if case .convertFromSnakeCase = options.keyDecodingStrategy {
-      naming = .fromSnakeCase
-    } else {
-      naming = .asWritten
-    }
     keyTables = KeyTables.of(context)
     typeShapes = keyTables.typeShapes
-    hints = keyTables.hints
-    hints.initialize(repeating: -1, count: 3 * Swift.min(absentIndex, KeyTables.hintSlots))
-    keyTables.memberTables.removeAll()
+    keyedLookup = KeyedLookup(
+      entries: entries, count: absentIndex, keys: tape.keys, keyCache: context.state.keys,
+      strategy: options.keyDecodingStrategy, tables: keyTables)
     keyedObjects = keyTables.spareKeyedObjects
     keyTables.spareKeyedObjects = []
-    names = keyTables.names(naming, updatedFrom: context.state.keys)
-    hasSharedNames = names.hasSharedNames
   }
 
   deinit {
@@ -117,6 +99,16 @@ final class DecodingSession {
   @inline(__always)
   func string(_ entry: TapeEntry) -> String {
     tape.string(entry)
+  }
+
+  /// The tape index of element `position` of the array at `array`, which
+  /// has more elements than that.
+  func elementIndex(_ position: Int, inArray array: Int) -> Int {
+    var element = array + 1
+    for _ in 0..<position {
+      element = indexAfter(element)
+    }
+    return element
   }
 
   /// The raw key (as written in the JSON) of a key entry.
@@ -197,18 +189,7 @@ final class DecodingSession {
     return false
   }
 
-  // MARK: - Keyed lookup
-
-  /// Objects with more members than this are searched through a table of
-  /// their members' name ids (``MemberTables``) rather than scanned, so that
-  /// reading every member of a large object takes linear time.
-  static let tableThreshold = 16
-
-  /// The members of the object at `object`, in order.
-  @inline(__always)
-  func members(ofObject object: Int) -> ObjectMembers {
-    ObjectMembers(of: object, in: entries)
-  }
+  // MARK: - Keyed containers
 
   /// The object each keyed container reads and how it finds members, by
   /// the container's slot (see ``SpareKeyedContainer``).
@@ -244,193 +225,6 @@ final class DecodingSession {
     let (index, maker) = keyTables.keyTypes.keyType(key) { TapeKeyedContainer<Key>.maker() }
     unknownKeys?.reads(decoder.index)
     return maker.container(decoder, keyType: index)
-  }
-
-  /// Readies lookups by coding keys of the key type at `keyType` in
-  /// ``KeyTypes`` in the object at `object`, and says whether they must find
-  /// the last of members with equal names: when it has duplicate keys, or
-  /// keys that the key strategy converts to one name (`a_b` and `aB`).
-  @inline(__always)
-  func beginLookups(inObject object: Int, keyType: Int) -> Bool {
-    let slot = 3 * (object & (KeyTables.hintSlots - 1))
-    hints[slot] = object
-    hints[slot + 1] = object + 1
-    hints[slot + 2] = AskedNames.start(forKeyType: keyType)
-    if entries[object].flags & TapeEntry.hasDuplicateKeys != 0 { return true }
-    return hasSharedNames && hasSharedName(inObject: object)
-  }
-
-  private func hasSharedName(inObject object: Int) -> Bool {
-    members(ofObject: object).contains { names.isShared($0.id) }
-  }
-
-  /// Finds the value for `name` among the members of the object at
-  /// `object`, the last of equal names when `findsLast`.
-  ///
-  /// `name` becomes a name id (predicted from the name asked for before it,
-  /// see ``AskedNames``), and members are compared by name id: first the
-  /// member after the previous match (models usually read keys in the order
-  /// the JSON lists them), then the others, so that no order of keys costs
-  /// more than a few integer comparisons per member.
-  @inline(__always)
-  func lookup(_ name: String, inObject object: Int, findsLast: Bool) -> Int? {
-    let slot = 3 * (object & (KeyTables.hintSlots - 1))
-    let known = hints[slot] == object
-    let (nameID, asked) = keyTables.nameID(of: name, after: known ? hints[slot + 2] : -1, naming)
-    if !known {
-      hints[slot] = object
-      hints[slot + 1] = object + 1
-    }
-    hints[slot + 2] = asked
-    guard nameID != KeyNames.none else { return nil }
-    if !findsLast {
-      let hinted = hints[slot + 1]
-      if hinted < entries[object].containerEnd,
-        self.nameID(ofKey: UInt32(truncatingIfNeeded: entries[hinted].payload)) == nameID
-      {
-        hints[slot + 1] = indexAfter(hinted + 1)
-        return hinted + 1
-      }
-    }
-    return search(nameID, inObject: object, findsLast: findsLast)
-  }
-
-  private func search(_ nameID: UInt32, inObject object: Int, findsLast: Bool) -> Int? {
-    let slot = 3 * (object & (KeyTables.hintSlots - 1))
-    if entries[object].childCount > Self.tableThreshold {
-      let span = keyTables.memberTables.span(
-        ofObject: object, members(ofObject: object), count: entries[object].childCount
-      ) { names.nameIDs[Int($0)] }
-      guard let value = keyTables.memberTables.value(for: nameID, in: span) else { return nil }
-      if !findsLast { hints[slot + 1] = indexAfter(value) }
-      return value
-    }
-    var found: Int?
-    for member in members(ofObject: object) where names.nameIDs[Int(member.id)] == nameID {
-      if findsLast {
-        found = member.value
-      } else {
-        hints[slot + 1] = member.next
-        return member.value
-      }
-    }
-    return found
-  }
-
-  /// Finds the value for `name` among the members of the object at
-  /// `object`, given every member's name (`.custom` key strategy, whose
-  /// closure names keys per object); the last of equal names.
-  func lookup(_ name: String, inObject object: Int, customNames: [String]) -> Int? {
-    if entries[object].childCount > Self.tableThreshold {
-      return customMemberTable(ofObject: object, names: customNames)[name]
-    }
-    var found: Int?
-    for (member, memberName) in zip(members(ofObject: object), customNames) where memberName == name
-    {
-      found = member.value
-    }
-    return found
-  }
-
-  /// The lists of member names that the custom key strategy gave the
-  /// containers made so far, which name them by index: so that a container
-  /// holds no reference but the session.
-  private var customNameLists: [[String]] = []
-
-  /// Keeps `names`, a container's member names under the custom key
-  /// strategy, returning what the container passes to ``customNames(_:)``.
-  func keepCustomNames(_ names: [String]) -> Int {
-    customNameLists.append(names)
-    return customNameLists.count - 1
-  }
-
-  /// The member names kept as `list` by ``keepCustomNames(_:)``.
-  func customNames(_ list: Int) -> [String] {
-    customNameLists[list]
-  }
-
-  /// Per large object that needed one, its member table by custom names,
-  /// with the names it was made from; emptied when it holds many, since
-  /// decoding visits most objects once.
-  private var customMemberTables: [Int: (names: [String], table: [String: Int])] = [:]
-
-  /// The custom names of the members of the object at `object`, each with
-  /// the tape index of the last value of that name.
-  @inline(never)
-  private func customMemberTable(ofObject object: Int, names: [String]) -> [String: Int] {
-    // The names may differ between containers over one object (the
-    // closure sees the object's path, which a dictionary decode spells
-    // otherwise), so a table made from them serves the same names only.
-    if let cached = customMemberTables[object], Self.same(cached.names, names) {
-      return cached.table
-    }
-    var table: [String: Int] = [:]
-    table.reserveCapacity(entries[object].childCount)
-    for (member, name) in zip(members(ofObject: object), names) {
-      table[name] = member.value
-    }
-    if customMemberTables.count >= 64 { customMemberTables.removeAll(keepingCapacity: true) }
-    // The table keeps the names, so their storage is not reused while it
-    // is compared by address.
-    customMemberTables[object] = (names, table)
-    return table
-  }
-
-  /// Whether two arrays of names share their storage.
-  private static func same(_ a: [String], _ b: [String]) -> Bool {
-    a.withUnsafeBufferPointer { a in
-      b.withUnsafeBufferPointer { a.baseAddress == $0.baseAddress }
-    }
-  }
-
-  /// The name of the key entry at `index` as the key strategy spells it
-  /// (for every strategy but `.custom`).
-  @inline(__always)
-  func keyName(_ index: Int) -> String {
-    names.names[Int(truncatingIfNeeded: entries[index].payload)]
-  }
-
-  /// The name id of key `id` (for every strategy but `.custom`): members
-  /// with equal name ids have equal names.
-  @inline(__always)
-  func nameID(ofKey id: UInt32) -> UInt32 {
-    names.nameIDs[Int(id)]
-  }
-
-  /// The name of key `id` as the key strategy spells it (for every
-  /// strategy but `.custom`).
-  @inline(__always)
-  func name(ofKey id: UInt32) -> String {
-    names.names[Int(id)]
-  }
-
-  /// Every member's name as the key strategy names it, in order: what
-  /// keyed containers compare coding keys with. The path of the object is
-  /// asked for only by the custom strategy.
-  func memberNames(ofObject object: Int, path: @autoclosure () -> [any CodingKey]) -> [String] {
-    if case .custom = options.keyDecodingStrategy {
-      return customKeyNames(ofObject: object, path: path())
-    }
-    return members(ofObject: object).map { keyName($0.key) }
-  }
-
-  /// The tape index of element `position` of the array at `array`, which
-  /// has more elements than that.
-  func elementIndex(_ position: Int, inArray array: Int) -> Int {
-    var element = array + 1
-    for _ in 0..<position {
-      element = indexAfter(element)
-    }
-    return element
-  }
-
-  /// For the custom key strategy: every member's key as the strategy's
-  /// closure maps it, given the path of the object.
-  func customKeyNames(ofObject object: Int, path: [any CodingKey]) -> [String] {
-    guard case .custom(let transform) = options.keyDecodingStrategy else { return [] }
-    return members(ofObject: object).map { member in
-      transform(path + [AnyCodingKey(stringValue: tape.keys[Int(member.id)])]).stringValue
-    }
   }
 
   // MARK: - Coding paths
@@ -532,6 +326,6 @@ final class DecodingSession {
     if case .custom(let transform) = options.keyDecodingStrategy {
       return transform(path + [AnyCodingKey(stringValue: rawKey(entries[key]))]).stringValue
     }
-    return keyName(key)
+    return keyedLookup.keyName(key)
   }
 }

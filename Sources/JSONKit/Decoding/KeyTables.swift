@@ -25,7 +25,7 @@ final class KeyTables {
   let typeShapes = TypeShapes()
 
   /// The storage of the lookup hints of the sessions that use these tables
-  /// (see ``DecodingSession/lookup(_:inObject:findsLast:)``), made once, so
+  /// (see ``KeyedLookup/lookup(_:inObject:findsLast:)``), made once, so
   /// that a session over a small document (a JSON Lines record) clears only
   /// the few slots its objects can reach.
   let hints: UnsafeMutablePointer<Int>

@@ -25,7 +25,7 @@ extension Dictionary: StringKeyedDictionary where Key == String, Value: Decodabl
     defer { if marked { session.rawKeyObjects.remove(index) } }
     var result: [String: Value] = [:]
     result.reserveCapacity(object.childCount)
-    for member in session.members(ofObject: index) {
+    for member in session.keyedLookup.members(ofObject: index) {
       let name = session.rawKey(session[member.key])
       // Foundation decodes the members with the decoder that asked for the
       // dictionary, so they lie a key deeper below it.
@@ -43,7 +43,7 @@ extension Dictionary: StringKeyedDictionary where Key == String, Value: Decodabl
     let object = session[index]
     var result: [String: Value] = [:]
     result.reserveCapacity(object.childCount)
-    for member in session.members(ofObject: index) {
+    for member in session.keyedLookup.members(ofObject: index) {
       let name = session.rawKey(session[member.key])
       let memberKey = DictionaryMemberKey(stringValue: name)
       result[name] = try session.unwrap(

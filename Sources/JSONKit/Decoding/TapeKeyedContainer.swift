@@ -2,7 +2,7 @@
 ///
 /// Lookups try the member after the previous match first, then find the
 /// member by its name id, whatever the order of the object's keys (see
-/// ``DecodingSession/lookup(_:inObject:findsLast:)``); unknown members are
+/// ``KeyedLookup/lookup(_:inObject:findsLast:)``); unknown members are
 /// never decoded, only skipped.
 struct TapeKeyedContainer<Key: CodingKey>: TapeKeyedContainerMaking {
   let session: DecodingSession
@@ -47,16 +47,20 @@ struct TapeKeyedContainer<Key: CodingKey>: TapeKeyedContainerMaking {
     switch names {
     case .custom(let list):
       var seen = Set<String>()
-      for name in session.customNames(list) where seen.insert(name).inserted {
+      for name in session.keyedLookup.customNames(list) where seen.insert(name).inserted {
         if let key = Key(stringValue: name) { keys.append(key) }
       }
     case .byID(let findsLast):
       // Equal names have equal name ids: the first member of each name
       // stands for it, as the last one's value does.
       var seen = Set<UInt32>()
-      for member in session.members(ofObject: object) {
-        if findsLast, !seen.insert(session.nameID(ofKey: member.id)).inserted { continue }
-        if let key = Key(stringValue: session.name(ofKey: member.id)) { keys.append(key) }
+      for member in session.keyedLookup.members(ofObject: object) {
+        if findsLast, !seen.insert(session.keyedLookup.nameID(ofKey: member.id)).inserted {
+          continue
+        }
+        if let key = Key(stringValue: session.keyedLookup.name(ofKey: member.id)) {
+          keys.append(key)
+        }
       }
     }
     return keys
@@ -77,9 +81,9 @@ struct TapeKeyedContainer<Key: CodingKey>: TapeKeyedContainerMaking {
     let found: Int?
     switch state.names {
     case .byID(let findsLast):
-      found = session.lookup(name, inObject: state.object, findsLast: findsLast)
+      found = session.keyedLookup.lookup(name, inObject: state.object, findsLast: findsLast)
     case .custom(let list):
-      found = session.lookup(name, inObject: state.object, customNames: session.customNames(list))
+      found = session.keyedLookup.lookup(name, inObject: state.object, customNames: list)
     }
     // Under `.reject`, what was found is known (see ``UnknownKeyCheck``).
     if let unknownKeys = session.unknownKeys, let found { unknownKeys.found(found) }
@@ -333,7 +337,7 @@ struct KeyedObjectState {
     /// lookups must find the last.
     case byID(findsLast: Bool)
     /// Under the custom key strategy: the session's list of the names of
-    /// the members (see ``DecodingSession/keepCustomNames(_:)``); lookups
+    /// the members (see ``KeyedLookup/keepCustomNames(ofObject:path:)``); lookups
     /// find the last of equal names.
     case custom(list: Int)
   }
@@ -345,10 +349,10 @@ struct KeyedObjectState {
     object = decoder.index
     if case .custom = session.options.keyDecodingStrategy {
       names = .custom(
-        list: session.keepCustomNames(
-          session.customKeyNames(ofObject: object, path: decoder.codingPath)))
+        list: session.keyedLookup.keepCustomNames(ofObject: object, path: decoder.codingPath))
     } else {
-      names = .byID(findsLast: session.beginLookups(inObject: object, keyType: keyType))
+      names = .byID(
+        findsLast: session.keyedLookup.beginLookups(inObject: object, keyType: keyType))
     }
   }
 }

@@ -90,7 +90,7 @@ final class UnknownKeyCheck {
     for object in pending[mark...] {
       read.remove(object)
       readAll.remove(object)
-      for member in session.members(ofObject: object) {
+      for member in session.keyedLookup.members(ofObject: object) {
         found.remove(member.value)
       }
     }
@@ -133,14 +133,17 @@ extension DecodingSession {
   /// share a name, so that lookups find the last) a member of its name.
   fileprivate func firstUnknownMember(ofObject object: Int, found: TapeIndexSet) -> Int? {
     let isCustom = if case .custom = options.keyDecodingStrategy { true } else { false }
-    if !isCustom, entries[object].flags & TapeEntry.hasDuplicateKeys == 0, !hasSharedNames {
-      return members(ofObject: object).first { !found[$0.value] }?.key
+    if !isCustom, entries[object].flags & TapeEntry.hasDuplicateKeys == 0,
+      !keyedLookup.hasSharedNames
+    {
+      return keyedLookup.members(ofObject: object).first { !found[$0.value] }?.key
     }
     // Members may share a name (the custom strategy's closure may give
     // two keys one): a lookup finds one of them, and the name is known.
-    let named = memberNames(ofObject: object, path: codingPath(to: object))
-    let known = Set(zip(members(ofObject: object), named).filter { found[$0.0.value] }.map(\.1))
-    return zip(members(ofObject: object), named).first { !known.contains($1) }?.0.key
+    let named = keyedLookup.memberNames(ofObject: object, path: codingPath(to: object))
+    let known = Set(
+      zip(keyedLookup.members(ofObject: object), named).filter { found[$0.0.value] }.map(\.1))
+    return zip(keyedLookup.members(ofObject: object), named).first { !known.contains($1) }?.0.key
   }
 
   /// Decodes `type` by its `init(from:)` from the value at `index`, and

@@ -1,0 +1,217 @@
+import Foundation
+
+/// Finding the members of the document's objects by key, for keyed
+/// containers and for the walks that name or check members.
+///
+/// For every key strategy but `.custom`, members are compared by name id
+/// (see ``KeyNames``), with hints that make reading keys in the document's
+/// order cost a comparison or two per key; under `.custom`, by the names the
+/// strategy's closure gives each object's members.
+///
+/// Its session holds it as a constant, and what lookups change lives in
+/// storage it points at (the scan context's ``KeyTables``), so that a
+/// lookup through it costs no exclusivity check and no reference counting.
+struct KeyedLookup {
+  /// Objects with more members than this are searched through a table of
+  /// their members' name ids (``MemberTables``) rather than scanned, so that
+  /// reading every member of a large object takes linear time.
+  static let tableThreshold = 16
+
+  private let entries: UnsafePointer<TapeEntry>
+  /// How the key strategy names keys (for every strategy but `.custom`).
+  private let naming: KeyNames.Naming
+  /// Per key id, the name compared with `CodingKey.stringValue` and its
+  /// name id: made once per distinct key and kept with the scan context.
+  private let names: KeyNames
+  /// The names the keys were asked for, with their name ids.
+  private let keyTables: KeyTables
+  /// Per object (hashed into a few slots), three words: the object's index;
+  /// where the last lookup in it left off, since models usually read keys in
+  /// the order the JSON lists them, so that the next key is most often the
+  /// next member; and the name asked for last in it, from which
+  /// ``AskedNames`` predicts the next. The storage is ``KeyTables/hints``,
+  /// of which a lookup clears the slots its objects reach: all of them, or
+  /// in a document of fewer entries than slots, one per entry.
+  private let hints: UnsafeMutablePointer<Int>
+  /// Whether keys not equal as written share a name (see ``KeyNames``).
+  let hasSharedNames: Bool
+  /// The names under the `.custom` key strategy; nil under every other.
+  private let custom: CustomMemberNames?
+
+  /// Lookups in the `count` entries at `entries`, whose keys are `keys`
+  /// (by key id, as written) and whose key cache is `keyCache`, by the names
+  /// that `strategy` gives them, with the scan context's `tables`.
+  init(
+    entries: UnsafePointer<TapeEntry>, count: Int, keys: [String], keyCache: KeyCache,
+    strategy: JSONDecoder.KeyDecodingStrategy, tables: KeyTables
+  ) {
+    self.entries = entries
+    if case .convertFromSnakeCase = strategy {
+      naming = .fromSnakeCase
+    } else {
+      naming = .asWritten
+    }
+    if case .custom(let transform) = strategy {
+      custom = CustomMemberNames(transform: transform, keys: keys)
+    } else {
+      custom = nil
+    }
+    keyTables = tables
+    hints = tables.hints
+    hints.initialize(repeating: -1, count: 3 * Swift.min(count, KeyTables.hintSlots))
+    tables.memberTables.removeAll()
+    names = tables.names(naming, updatedFrom: keyCache)
+    hasSharedNames = names.hasSharedNames
+  }
+
+  /// The members of the object at `object`, in order.
+  @inline(__always)
+  func members(ofObject object: Int) -> ObjectMembers {
+    ObjectMembers(of: object, in: entries)
+  }
+
+  /// Readies lookups by coding keys of the key type at `keyType` in
+  /// ``KeyTypes`` in the object at `object`, and says whether they must find
+  /// the last of members with equal names: when it has duplicate keys, or
+  /// keys that the key strategy converts to one name (`a_b` and `aB`).
+  @inline(__always)
+  func beginLookups(inObject object: Int, keyType: Int) -> Bool {
+    let slot = 3 * (object & (KeyTables.hintSlots - 1))
+    hints[slot] = object
+    hints[slot + 1] = object + 1
+    hints[slot + 2] = AskedNames.start(forKeyType: keyType)
+    if entries[object].flags & TapeEntry.hasDuplicateKeys != 0 { return true }
+    return hasSharedNames && hasSharedName(inObject: object)
+  }
+
+  /// Whether a member of the object at `object` has a name that keys not
+  /// equal as written share.
+  private func hasSharedName(inObject object: Int) -> Bool {
+    members(ofObject: object).contains { names.isShared($0.id) }
+  }
+
+  /// Finds the value for `name` among the members of the object at
+  /// `object`, the last of equal names when `findsLast`.
+  ///
+  /// `name` becomes a name id (predicted from the name asked for before it,
+  /// see ``AskedNames``), and members are compared by name id: first the
+  /// member after the previous match (models usually read keys in the order
+  /// the JSON lists them), then the others, so that no order of keys costs
+  /// more than a few integer comparisons per member.
+  @inline(__always)
+  func lookup(_ name: String, inObject object: Int, findsLast: Bool) -> Int? {
+    let slot = 3 * (object & (KeyTables.hintSlots - 1))
+    let known = hints[slot] == object
+    let (nameID, asked) = keyTables.nameID(of: name, after: known ? hints[slot + 2] : -1, naming)
+    if !known {
+      hints[slot] = object
+      hints[slot + 1] = object + 1
+    }
+    hints[slot + 2] = asked
+    guard nameID != KeyNames.none else { return nil }
+    if !findsLast {
+      let hinted = hints[slot + 1]
+      if hinted < entries[object].containerEnd,
+        self.nameID(ofKey: UInt32(truncatingIfNeeded: entries[hinted].payload)) == nameID
+      {
+        hints[slot + 1] = indexAfter(hinted + 1)
+        return hinted + 1
+      }
+    }
+    return search(nameID, inObject: object, findsLast: findsLast)
+  }
+
+  /// Finds the value of the member named by `nameID` in the object at
+  /// `object` when it is not the member the hint points at: through the
+  /// object's member table if it is large, else by scanning its members.
+  private func search(_ nameID: UInt32, inObject object: Int, findsLast: Bool) -> Int? {
+    let slot = 3 * (object & (KeyTables.hintSlots - 1))
+    if entries[object].childCount > Self.tableThreshold {
+      let span = keyTables.memberTables.span(
+        ofObject: object, members(ofObject: object), count: entries[object].childCount
+      ) { names.nameIDs[Int($0)] }
+      guard let value = keyTables.memberTables.value(for: nameID, in: span) else { return nil }
+      if !findsLast { hints[slot + 1] = indexAfter(value) }
+      return value
+    }
+    var found: Int?
+    for member in members(ofObject: object) where names.nameIDs[Int(member.id)] == nameID {
+      if findsLast {
+        found = member.value
+      } else {
+        hints[slot + 1] = member.next
+        return member.value
+      }
+    }
+    return found
+  }
+
+  /// The tape index after the value at `index`.
+  @inline(__always)
+  private func indexAfter(_ index: Int) -> Int {
+    let entry = entries[index]
+    return entry.isContainer ? entry.containerEnd : index + 1
+  }
+
+  /// The name of the key entry at `index` as the key strategy spells it
+  /// (for every strategy but `.custom`).
+  @inline(__always)
+  func keyName(_ index: Int) -> String {
+    names.names[Int(truncatingIfNeeded: entries[index].payload)]
+  }
+
+  /// The name id of key `id` (for every strategy but `.custom`): members
+  /// with equal name ids have equal names.
+  @inline(__always)
+  func nameID(ofKey id: UInt32) -> UInt32 {
+    names.nameIDs[Int(id)]
+  }
+
+  /// The name of key `id` as the key strategy spells it (for every
+  /// strategy but `.custom`).
+  @inline(__always)
+  func name(ofKey id: UInt32) -> String {
+    names.names[Int(id)]
+  }
+
+  /// Every member's name as the key strategy names it, in order: what
+  /// keyed containers compare coding keys with. The path of the object is
+  /// asked for only by the custom strategy.
+  func memberNames(ofObject object: Int, path: @autoclosure () -> [any CodingKey]) -> [String] {
+    if let custom { return custom.names(ofMembers: members(ofObject: object), path: path()) }
+    return members(ofObject: object).map { keyName($0.key) }
+  }
+
+  // MARK: - The custom key strategy
+
+  /// Under the custom key strategy, the names of the members of the object
+  /// at `object`, kept for a container over it, which passes what this
+  /// returns to ``lookup(_:inObject:customNames:)``: the strategy's closure
+  /// maps each member's key, given the path of the object.
+  func keepCustomNames(ofObject object: Int, path: [any CodingKey]) -> Int {
+    let custom = self.custom.unsafelyUnwrapped
+    return custom.keep(custom.names(ofMembers: members(ofObject: object), path: path))
+  }
+
+  /// Finds the value for `name` among the members of the object at
+  /// `object`, named by the custom key strategy as kept in `customNames` by
+  /// ``keepCustomNames(ofObject:path:)``; the last of equal names.
+  func lookup(_ name: String, inObject object: Int, customNames list: Int) -> Int? {
+    let custom = self.custom.unsafelyUnwrapped
+    let names = custom.lists[list]
+    if entries[object].childCount > Self.tableThreshold {
+      return custom.memberTable(ofObject: object, members(ofObject: object), names: names)[name]
+    }
+    var found: Int?
+    for (member, memberName) in zip(members(ofObject: object), names) where memberName == name {
+      found = member.value
+    }
+    return found
+  }
+
+  /// The names of the members kept as `list` by
+  /// ``keepCustomNames(ofObject:path:)``.
+  func customNames(_ list: Int) -> [String] {
+    custom.unsafelyUnwrapped.lists[list]
+  }
+}
