@@ -11,7 +11,9 @@ import Foundation
 /// Its session holds it as a constant, and what lookups change lives in
 /// storage it points at (the scan context's ``KeyTables``), so that a
 /// lookup through it costs no exclusivity check and no reference counting.
-struct KeyedLookup {
+/// A class, so that the methods that are not inlined take one reference,
+/// not a copy of every field.
+final class KeyedLookup {
   /// Objects with more members than this are searched through a table of
   /// their members' name ids (``MemberTables``) rather than scanned, so that
   /// reading every member of a large object takes linear time.
