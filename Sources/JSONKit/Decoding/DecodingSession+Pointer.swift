@@ -4,7 +4,7 @@ extension DecodingSession {
   /// Pointer name, with the coding path from the document's root.
   func unwrap<T: Decodable>(_ type: T.Type, atTokens tokens: [String]) throws -> T {
     let index = try valueIndex(atTokens: tokens, for: type)
-    return try unwrap(type, at: index, path: codingPath(to: index))
+    return try unwrap(type, at: index, path: codingPaths.path(to: index))
   }
 
   /// The tape index of the value the tokens name, or the error for the
@@ -18,14 +18,14 @@ extension DecodingSession {
       case .object:
         guard let found = lastMember(writtenAs: token, inObject: current) else {
           throw DecodingErrors.keyNotFound(
-            AnyCodingKey(stringValue: token), path: codingPath(to: current))
+            AnyCodingKey(stringValue: token), path: codingPaths.path(to: current))
         }
         current = found
       case .array:
         guard let position = JSONPointer.arrayIndex(token), position < entry.childCount else {
           let count = entry.childCount
           throw DecodingErrors.atEnd(
-            type, path: codingPath(to: current) + [Self.pathKey(token)],
+            type, path: codingPaths.path(to: current) + [Self.pathKey(token)],
             message:
               "No value at JSON Pointer token \"\(token)\": the array has \(count) element\(count == 1 ? "" : "s")."
           )
@@ -33,7 +33,7 @@ extension DecodingSession {
         current = elementIndex(position, inArray: current)
       default:
         throw DecodingErrors.atEnd(
-          type, path: codingPath(to: current) + [Self.pathKey(token)],
+          type, path: codingPaths.path(to: current) + [Self.pathKey(token)],
           message:
             "No value at JSON Pointer token \"\(token)\": \(DecodingErrors.describe(entry.kind)) has no members."
         )

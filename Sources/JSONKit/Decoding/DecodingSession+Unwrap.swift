@@ -243,7 +243,7 @@ extension DecodingSession {
       var objectPath: [any CodingKey] = []
       convert = { object, key in
         if object != pathObject {
-          objectPath = self.codingPath(to: object)
+          objectPath = self.codingPaths.path(to: object)
           pathObject = object
         }
         return transform(objectPath + [AnyCodingKey(stringValue: key)]).stringValue
@@ -254,7 +254,7 @@ extension DecodingSession {
     do {
       return try JSONValueBuilder.value(at: index, in: tape, convertingKeys: convert)
     } catch {
-      throw integerBeyond64Bits(entries[error.index], path: codingPath(to: error.index))
+      throw integerBeyond64Bits(entries[error.index], path: codingPaths.path(to: error.index))
     }
   }
 }

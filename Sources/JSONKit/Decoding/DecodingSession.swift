@@ -26,23 +26,13 @@ final class DecodingSession {
   /// absent values (`superDecoder(forKey:)` for a missing key).
   let absentIndex: Int
   private var ownedInput: UnsafeMutableRawBufferPointer?
-  /// Objects being decoded as `[String: V]` under a key strategy: Foundation
-  /// reads their keys as written, so coding paths through them name them so
-  /// too while they decode.
-  var rawKeyObjects: Set<Int> = []
-  /// The keys that led, through a keyed container, into the values whose
-  /// `init(from:)` (or array, dictionary or strategy) is running now: coding
-  /// paths through them hold the caller's key, as Foundation's do. Behind a
-  /// pointer, as the lookup hints are, so that pushing costs no exclusivity
-  /// check.
-  private let descentKeys: UnsafeMutablePointer<DescentKeys>
-  /// The keys that nested containers and super decoders were asked for by.
-  private var containerKeys = RememberedKeys()
   /// What the models asked about in each object, when unknown keys are
   /// rejected; nil when they are ignored.
   let unknownKeys: UnknownKeyCheck?
   /// Finds the members of objects by key.
   let keyedLookup: KeyedLookup
+  /// Rebuilds the coding paths of values, with the keys that led to them.
+  @exclusivity(unchecked) var codingPaths: CodingPaths
 
   init(context: ScanContext, input: UnsafeRawBufferPointer, options: JKDecoder.Options) {
     self.context = context
@@ -52,8 +42,6 @@ final class DecodingSession {
     entries = tape.entries
     self.options = options
     userInfo = options.userInfo.isEmpty ? [:] : options.userInfo.mapValues { $0 as Any }
-    descentKeys = .allocate(capacity: 1)
-    descentKeys.initialize(to: DescentKeys())
     unknownKeys =
       options.unknownKeyStrategy == .reject ? UnknownKeyCheck(count: absentIndex + 1) : nil
     keyTables = KeyTables.of(context)
@@ -61,13 +49,15 @@ final class DecodingSession {
     keyedLookup = KeyedLookup(
       entries: entries, count: absentIndex, keys: tape.keys, keyCache: context.state.keys,
       strategy: options.keyDecodingStrategy, tables: keyTables)
+    codingPaths = CodingPaths(
+      entries: entries, count: absentIndex, keys: tape.keys, keyedLookup: keyedLookup,
+      strategy: options.keyDecodingStrategy)
     keyedObjects = keyTables.spareKeyedObjects
     keyTables.spareKeyedObjects = []
   }
 
   deinit {
-    descentKeys.pointee.deallocate()
-    descentKeys.deallocate()
+    codingPaths.deallocate()
     ownedInput?.deallocate()
   }
 
@@ -227,7 +217,7 @@ final class DecodingSession {
     return maker.container(decoder, keyType: index)
   }
 
-  // MARK: - Coding paths
+  // MARK: - Member values
 
   /// Decodes `T` from the member value at `index` of an object, which a
   /// keyed container was asked for by `key`: as ``unwrap(_:at:path:)``, with
@@ -238,94 +228,9 @@ final class DecodingSession {
     try withUnsafePointer(to: key) { key in
       // The key stays where it is while the value decodes, so the stack
       // points at it rather than copying it.
-      descentKeys.pointee.push(key, forValue: index)
-      defer { descentKeys.pointee.pop() }
+      codingPaths.push(key, forValue: index)
+      defer { codingPaths.pop() }
       return try unwrap(type, at: index, path: path())
     }
-  }
-
-  /// Remembers that a nested container or super decoder was asked for by
-  /// `key` for the value at `value`.
-  func remember(_ key: any CodingKey, forValue value: Int) {
-    containerKeys.remember(key, forValue: value)
-  }
-
-  /// The key the caller gave for the member value at `value`, if a keyed
-  /// container was asked for it by a key.
-  private func givenKey(forValue value: Int) -> (any CodingKey)? {
-    if let key = descentKeys.pointee.key(forValue: value) { return key }
-    return containerKeys.isEmpty ? nil : containerKeys.key(forValue: value)
-  }
-
-  /// The coding path of the value at `index`, rebuilt by descending from the
-  /// root. An object's member is named by the key the caller gave for it
-  /// (see ``unwrap(_:at:key:path:)``), or else as the key strategy spells it.
-  func codingPath(to index: Int) -> [any CodingKey] {
-    var path: [any CodingKey] = []
-    var current = 0
-    var level = 0
-    while current != index, current < absentIndex {
-      let entry = entries[current]
-      guard entry.isContainer, index < entry.containerEnd else { break }
-      var child = current + 1
-      var ordinal = 0
-      // Resume where the last walk through this container stopped, if that
-      // is not past the value sought.
-      if level < pathHints.count, pathHints[level].container == current,
-        pathHints[level].child <= index
-      {
-        child = pathHints[level].child
-        ordinal = pathHints[level].ordinal
-      }
-      if entry.kind == .array {
-        while indexAfter(child) <= index {
-          child = indexAfter(child)
-          ordinal += 1
-        }
-      } else {
-        var members = ObjectMembers(of: current, in: entries, from: child)
-        while let member = members.next(), member.next <= index {
-          child = member.next
-          ordinal += 1
-        }
-      }
-      let hint = (container: current, child: child, ordinal: ordinal)
-      if level < pathHints.count {
-        pathHints[level] = hint
-      } else {
-        pathHints.append(hint)
-      }
-      level += 1
-      if entry.kind == .array {
-        path.append(AnyCodingKey(intValue: ordinal))
-        current = child
-      } else {
-        if let key = givenKey(forValue: child + 1) {
-          path.append(key)
-        } else {
-          path.append(AnyCodingKey(stringValue: pathKeyName(child, object: current, path: path)))
-        }
-        current = child + 1
-      }
-    }
-    return path
-  }
-
-  /// Per level of the coding paths rebuilt so far: the container walked at
-  /// that level and the child (with its ordinal) where the walk stopped.
-  /// Decoding visits values in order, so the next path asked for (say, by a
-  /// `try?` that fails on every element of an array) usually resumes there:
-  /// without this, each path would walk every earlier sibling again, and
-  /// failing on all of a large array's elements would take quadratic time.
-  private var pathHints: [(container: Int, child: Int, ordinal: Int)] = []
-
-  private func pathKeyName(_ key: Int, object: Int, path: [any CodingKey]) -> String {
-    if !rawKeyObjects.isEmpty, rawKeyObjects.contains(object) {
-      return rawKey(entries[key])
-    }
-    if case .custom(let transform) = options.keyDecodingStrategy {
-      return transform(path + [AnyCodingKey(stringValue: rawKey(entries[key]))]).stringValue
-    }
-    return keyedLookup.keyName(key)
   }
 }

@@ -21,8 +21,8 @@ extension Dictionary: StringKeyedDictionary where Key == String, Value: Decodabl
     // Only while this decode runs: once it is over (even by a failure that a
     // `try?` swallows), the object may be decoded otherwise, with its keys
     // converted.
-    let marked = session.rawKeyObjects.insert(index).inserted
-    defer { if marked { session.rawKeyObjects.remove(index) } }
+    let marked = session.codingPaths.rawKeyObjects.insert(index).inserted
+    defer { if marked { session.codingPaths.rawKeyObjects.remove(index) } }
     var result: [String: Value] = [:]
     result.reserveCapacity(object.childCount)
     for member in session.keyedLookup.members(ofObject: index) {
@@ -31,7 +31,8 @@ extension Dictionary: StringKeyedDictionary where Key == String, Value: Decodabl
       // dictionary, so they lie a key deeper below it.
       result[name] = try session.unwrap(
         Value.self, at: member.value,
-        path: session.codingPath(to: index) + [AnyCodingKey(stringValue: name)], depth: depth + 1)
+        path: session.codingPaths.path(to: index) + [AnyCodingKey(stringValue: name)],
+        depth: depth + 1)
     }
     return result
   }
@@ -48,7 +49,7 @@ extension Dictionary: StringKeyedDictionary where Key == String, Value: Decodabl
       let memberKey = DictionaryMemberKey(stringValue: name)
       result[name] = try session.unwrap(
         Value.self, at: member.value, key: memberKey,
-        path: session.codingPath(to: index) + [memberKey])
+        path: session.codingPaths.path(to: index) + [memberKey])
     }
     return result
   }

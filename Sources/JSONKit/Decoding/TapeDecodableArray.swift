@@ -61,7 +61,7 @@ extension Array: TapeDecodableArray where Element: Decodable {
     while position < array.containerEnd {
       result.append(
         try read(position) {
-          session.codingPath(to: index) + [AnyCodingKey(intValue: result.count)]
+          session.codingPaths.path(to: index) + [AnyCodingKey(intValue: result.count)]
         })
       position = session.indexAfter(position)
     }
@@ -82,7 +82,7 @@ extension DecodingSession {
       var position = index + 1
       while initialized < count {
         let element = try read(position) {
-          self.codingPath(to: index) + [AnyCodingKey(intValue: initialized)]
+          self.codingPaths.path(to: index) + [AnyCodingKey(intValue: initialized)]
         }
         (buffer.baseAddress.unsafelyUnwrapped + initialized).initialize(to: element)
         initialized += 1
@@ -107,7 +107,7 @@ extension DecodingSession {
       var position = index + 1
       for offset in 0..<count {
         let element = try read(position) {
-          self.codingPath(to: index) + [AnyCodingKey(intValue: offset)]
+          self.codingPaths.path(to: index) + [AnyCodingKey(intValue: offset)]
         }
         buffer.initializeElement(at: offset, to: element)
         position = indexAfter(position)

@@ -18,7 +18,7 @@ struct TapeDecoder: Decoder, SingleValueDecodingContainer {
   }
 
   var codingPath: [any CodingKey] {
-    explicitPath ?? session.codingPath(to: index)
+    explicitPath ?? session.codingPaths.path(to: index)
   }
 
   var userInfo: [CodingUserInfoKey: Any] {

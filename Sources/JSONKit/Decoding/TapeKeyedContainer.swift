@@ -37,7 +37,7 @@ struct TapeKeyedContainer<Key: CodingKey>: TapeKeyedContainerMaking {
   private var names: KeyedObjectState.MemberNames { state.names }
 
   var codingPath: [any CodingKey] {
-    session.codingPath(to: object)
+    session.codingPaths.path(to: object)
   }
 
   var allKeys: [Key] {
@@ -319,7 +319,7 @@ struct TapeKeyedContainer<Key: CodingKey>: TapeKeyedContainerMaking {
   /// A decoder for the member value at `index`, which outlives this call:
   /// the session keeps `key` for the paths through it.
   private func memberDecoder(_ index: Int, _ key: any CodingKey) -> TapeDecoder {
-    session.remember(key, forValue: index)
+    session.codingPaths.remember(key, forValue: index)
     return TapeDecoder(session: session, index: index)
   }
 }

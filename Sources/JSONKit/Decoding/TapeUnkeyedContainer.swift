@@ -16,7 +16,7 @@ struct TapeUnkeyedContainer: UnkeyedDecodingContainer {
   }
 
   var codingPath: [any CodingKey] {
-    session.codingPath(to: array)
+    session.codingPaths.path(to: array)
   }
 
   var count: Int? {

@@ -121,7 +121,7 @@ final class UnknownKeyCheck {
     pending.removeSubrange(mark...)
     if let (key, object) = unknown {
       throw DecodingErrors.unknownKey(
-        session.rawKey(session[key]), path: session.codingPath(to: object), keyAt: key)
+        session.rawKey(session[key]), path: session.codingPaths.path(to: object), keyAt: key)
     }
   }
 
@@ -140,7 +140,7 @@ extension DecodingSession {
     }
     // Members may share a name (the custom strategy's closure may give
     // two keys one): a lookup finds one of them, and the name is known.
-    let named = keyedLookup.memberNames(ofObject: object, path: codingPath(to: object))
+    let named = keyedLookup.memberNames(ofObject: object, path: codingPaths.path(to: object))
     let known = Set(
       zip(keyedLookup.members(ofObject: object), named).filter { found[$0.0.value] }.map(\.1))
     return zip(keyedLookup.members(ofObject: object), named).first { !known.contains($1) }?.0.key
