@@ -8,50 +8,14 @@ extension DecodingSession {
   func unwrap<T: Decodable>(
     _ type: T.Type, at index: Int, path: @autoclosure () -> [any CodingKey]
   ) throws -> T {
-    // The most common leaves first, without any dynamic cast.
-    if T.self == String.self { return reinterpret(try string(at: index, path: path()), as: T.self) }
-    if T.self == Int.self {
-      return reinterpret(try integer(Int.self, at: index, path: path()), as: T.self)
-    }
-    if T.self == Double.self { return reinterpret(try double(at: index, path: path()), as: T.self) }
-    if T.self == Bool.self { return reinterpret(try bool(at: index, path: path()), as: T.self) }
-    // The other fixed-width numbers, each read without boxing it in `Any`.
-    if T.self == Int64.self {
-      return reinterpret(try integer(Int64.self, at: index, path: path()), as: T.self)
-    }
-    if T.self == Float.self { return reinterpret(try float(at: index, path: path()), as: T.self) }
-    if T.self == Int32.self {
-      return reinterpret(try integer(Int32.self, at: index, path: path()), as: T.self)
-    }
-    if T.self == UInt64.self {
-      return reinterpret(try integer(UInt64.self, at: index, path: path()), as: T.self)
-    }
-    if T.self == UInt.self {
-      return reinterpret(try integer(UInt.self, at: index, path: path()), as: T.self)
-    }
-    if T.self == UInt32.self {
-      return reinterpret(try integer(UInt32.self, at: index, path: path()), as: T.self)
-    }
-    if T.self == Int16.self {
-      return reinterpret(try integer(Int16.self, at: index, path: path()), as: T.self)
-    }
-    if T.self == UInt16.self {
-      return reinterpret(try integer(UInt16.self, at: index, path: path()), as: T.self)
-    }
-    if T.self == Int8.self {
-      return reinterpret(try integer(Int8.self, at: index, path: path()), as: T.self)
-    }
-    if T.self == UInt8.self {
-      return reinterpret(try integer(UInt8.self, at: index, path: path()), as: T.self)
-    }
+    // The leaves first, without any dynamic cast: where `T` is known at
+    // compile time, this comes down to its reader, or to nothing.
+    if let kind = LeafKind.scalar(T.self) { return try leaf(kind, T.self, at: index, path: path()) }
     // One cached look-up of what `T` is decides the rest: most values met
     // here are models, which need none of the special types' checks.
     switch shape(of: T.self) {
-    case .special:
-      // A UUID that is not a string JSONKit reads goes to its `init(from:)`,
-      // which reports it as under Foundation's decoder.
-      guard T.self == UUID.self else { return try decodeSpecial(T.self, at: index, path: path()) }
-      if let uuid = uuid(at: index) { return reinterpret(uuid, as: T.self) }
+    case .leaf(let kind):
+      return try specialLeaf(kind, T.self, at: index, path: path())
     case .array(let array):
       if entries[index].kind == .array {
         return try decodeArray(array, at: index, as: T.self)
@@ -107,11 +71,9 @@ extension DecodingSession {
   /// `superDecoder(forKey:)`), whose path cannot be rebuilt from the tape and
   /// so goes along.
   func unwrapAbsent<T: Decodable>(_ type: T.Type, path: [any CodingKey]) throws -> T {
-    if T.self == String.self || T.self == Int.self || T.self == Double.self || T.self == Bool.self {
-      return try unwrap(type, at: absentIndex, path: path)
-    }
-    if T.self != UUID.self, Self.isReadSpecially(T.self) {
-      return try decodeSpecial(T.self, at: absentIndex, path: path)
+    // A UUID goes to its `init(from:)`, as a UUID that is not a string does.
+    if let kind = LeafKind(T.self), kind != .uuid {
+      return try specialLeaf(kind, T.self, at: absentIndex, path: path)
     }
     return try type.init(from: TapeDecoder(session: self, index: absentIndex, explicitPath: path))
   }
@@ -149,83 +111,65 @@ extension DecodingSession {
     unsafeBitCast(value, to: T.self)
   }
 
-  /// The types Foundation's JSONDecoder reads specially, and the other
-  /// integer widths: every type ``isReadSpecially(_:)`` names but the
-  /// leaves `unwrap` reads before looking up a type's shape, and `UUID`,
-  /// which its callers read. A date is a container's member here (see
-  /// ``unwrap(_:at:path:depth:)``).
+  /// Decodes `T`, of kind `kind`, from the value at `index` by the reader
+  /// of its kind; a UUID that is not a string JSONKit reads by its
+  /// `init(from:)`, which reports it as under Foundation's decoder. Where
+  /// `T` is known at compile time, so is `kind`, and this comes down to the
+  /// one reader.
   ///
   /// Generic, so that no value is boxed in an existential and cast back;
   /// and returning `T` itself, not `T?`, whose metadata code that is not
-  /// specialized for `T` would look up at run time on every call.
-  private func decodeSpecial<T: Decodable>(
-    _ type: T.Type, at index: Int, path: @autoclosure () -> [any CodingKey]
+  /// specialized for `T` would look up at run time on every call. A date is
+  /// a container's member here (see ``unwrap(_:at:path:depth:)``).
+  @inline(__always)
+  private func leaf<T: Decodable>(
+    _ kind: LeafKind, _ type: T.Type, at index: Int, path: @autoclosure () -> [any CodingKey]
   ) throws -> T {
-    if T.self == Date.self {
-      return reinterpret(try date(at: index, path: path(), depth: 1), as: T.self)
-    }
-    if T.self == Decimal.self {
-      return reinterpret(try decimal(at: index, path: path()), as: T.self)
-    }
-    if T.self == URL.self { return reinterpret(try url(at: index, path: path()), as: T.self) }
-    if T.self == Data.self { return reinterpret(try data(at: index, path: path()), as: T.self) }
-    if T.self == JSONValue.self {
-      return reinterpret(try jsonValue(at: index, path: path()), as: T.self)
-    }
-    return try specialInteger(T.self, at: index, path: path())
-  }
-
-  /// The integer types (and `Float`) that ``unwrap(_:at:path:)`` does not
-  /// read before looking up a type's shape (the value an absent key's
-  /// ``unwrapAbsent(_:path:)`` reads may be any of them); any other type
-  /// by its `init(from:)`.
-  private func specialInteger<T: Decodable>(
-    _ type: T.Type, at index: Int, path: @autoclosure () -> [any CodingKey]
-  ) throws -> T {
-    func read<I: FixedWidthInteger>(_ integer: I.Type) throws -> T {
-      reinterpret(try self.integer(I.self, at: index, path: path()), as: T.self)
-    }
-    switch ObjectIdentifier(type) {
-    case ObjectIdentifier(Int64.self): return try read(Int64.self)
-    case ObjectIdentifier(Float.self):
-      return reinterpret(try float(at: index, path: path()), as: T.self)
-    case ObjectIdentifier(Int32.self): return try read(Int32.self)
-    case ObjectIdentifier(UInt64.self): return try read(UInt64.self)
-    case ObjectIdentifier(UInt.self): return try read(UInt.self)
-    case ObjectIdentifier(UInt32.self): return try read(UInt32.self)
-    case ObjectIdentifier(Int16.self): return try read(Int16.self)
-    case ObjectIdentifier(UInt16.self): return try read(UInt16.self)
-    case ObjectIdentifier(Int8.self): return try read(Int8.self)
-    case ObjectIdentifier(UInt8.self): return try read(UInt8.self)
-    default: break
-    }
-    if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
-      if type == Int128.self { return try read(Int128.self) }
-      if type == UInt128.self { return try read(UInt128.self) }
+    switch kind {
+    case .string: return reinterpret(try string(at: index, path: path()), as: T.self)
+    case .bool: return reinterpret(try bool(at: index, path: path()), as: T.self)
+    case .double: return reinterpret(try double(at: index, path: path()), as: T.self)
+    case .float: return reinterpret(try float(at: index, path: path()), as: T.self)
+    case .int: return reinterpret(try integer(Int.self, at: index, path: path()), as: T.self)
+    case .int8: return reinterpret(try integer(Int8.self, at: index, path: path()), as: T.self)
+    case .int16: return reinterpret(try integer(Int16.self, at: index, path: path()), as: T.self)
+    case .int32: return reinterpret(try integer(Int32.self, at: index, path: path()), as: T.self)
+    case .int64: return reinterpret(try integer(Int64.self, at: index, path: path()), as: T.self)
+    case .uint: return reinterpret(try integer(UInt.self, at: index, path: path()), as: T.self)
+    case .uint8: return reinterpret(try integer(UInt8.self, at: index, path: path()), as: T.self)
+    case .uint16:
+      return reinterpret(try integer(UInt16.self, at: index, path: path()), as: T.self)
+    case .uint32:
+      return reinterpret(try integer(UInt32.self, at: index, path: path()), as: T.self)
+    case .uint64:
+      return reinterpret(try integer(UInt64.self, at: index, path: path()), as: T.self)
+    case .int128:
+      if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
+        return reinterpret(try integer(Int128.self, at: index, path: path()), as: T.self)
+      }
+    case .uint128:
+      if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
+        return reinterpret(try integer(UInt128.self, at: index, path: path()), as: T.self)
+      }
+    case .date: return reinterpret(try date(at: index, path: path(), depth: 1), as: T.self)
+    case .url: return reinterpret(try url(at: index, path: path()), as: T.self)
+    case .data: return reinterpret(try data(at: index, path: path()), as: T.self)
+    case .decimal: return reinterpret(try decimal(at: index, path: path()), as: T.self)
+    case .jsonValue: return reinterpret(try jsonValue(at: index, path: path()), as: T.self)
+    case .uuid:
+      if let uuid = uuid(at: index) { return reinterpret(uuid, as: T.self) }
     }
     return try initialize(type, at: index)
   }
 
-  /// Whether `unwrap` reads `type` by a path of its own, not (or not only)
-  /// by `init(from:)`: the leaves it reads first, and the types that
-  /// ``decodeSpecial(_:at:path:)`` reads. Kept in step with both.
-  static func isReadSpecially(_ type: Any.Type) -> Bool {
-    switch ObjectIdentifier(type) {
-    case ObjectIdentifier(String.self), ObjectIdentifier(Int.self), ObjectIdentifier(Double.self),
-      ObjectIdentifier(Bool.self), ObjectIdentifier(Int64.self), ObjectIdentifier(Float.self),
-      ObjectIdentifier(Int32.self), ObjectIdentifier(UInt64.self), ObjectIdentifier(UInt.self),
-      ObjectIdentifier(UInt32.self), ObjectIdentifier(Int16.self), ObjectIdentifier(UInt16.self),
-      ObjectIdentifier(Int8.self), ObjectIdentifier(UInt8.self), ObjectIdentifier(Date.self),
-      ObjectIdentifier(URL.self), ObjectIdentifier(Data.self), ObjectIdentifier(Decimal.self),
-      ObjectIdentifier(UUID.self), ObjectIdentifier(JSONValue.self):
-      return true
-    default:
-      break
-    }
-    if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
-      if type == Int128.self || type == UInt128.self { return true }
-    }
-    return false
+  /// ``leaf(_:_:at:path:)`` for a kind known at run time only (from a type's
+  /// shape), kept out of line: code specialized for a model type, which
+  /// never reads one, holds a call rather than every reader.
+  @inline(never)
+  private func specialLeaf<T: Decodable>(
+    _ kind: LeafKind, _ type: T.Type, at index: Int, path: @autoclosure () -> [any CodingKey]
+  ) throws -> T {
+    try leaf(kind, type, at: index, path: path())
   }
 
   /// A JSONValue built straight from the tape, with its object keys

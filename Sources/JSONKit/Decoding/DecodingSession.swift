@@ -152,8 +152,8 @@ final class DecodingSession {
     case array(any TapeDecodableArray.Type)
     /// A dictionary with `String` keys, decoded member by member.
     case dictionary(any StringKeyedDictionary.Type)
-    /// A leaf or a type Foundation reads specially.
-    case special
+    /// A leaf or a type Foundation reads specially, of the kind given.
+    case leaf(LeafKind)
     /// A type decoded by its `init(from:)` alone.
     case initializerOnly
   }

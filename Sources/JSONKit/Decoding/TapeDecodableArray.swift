@@ -124,50 +124,29 @@ extension DecodingSession {
   /// `Bool`), each element read as `unwrap` reads it; nil for other types.
   @inline(__always)
   func leafArray<Element>(of type: Element.Type, at index: Int) throws -> [Element]? {
-    if Element.self == Double.self {
-      return reinterpret(try doubles(at: index), as: [Element].self)
-    }
-    if Element.self == Int.self { return try integerArray(Int.self, at: index, as: [Element].self) }
-    if Element.self == String.self {
+    switch LeafKind.scalar(Element.self) {
+    case .double: return reinterpret(try doubles(at: index), as: [Element].self)
+    case .int: return try integerArray(Int.self, at: index, as: [Element].self)
+    case .string:
       return reinterpret(
         try elements(at: index) { try string(at: $0, path: $1()) }, as: [Element].self)
-    }
-    if Element.self == Bool.self {
+    case .bool:
       return reinterpret(
         try leafElements(at: index) { try bool(at: $0, path: $1()) }, as: [Element].self)
-    }
-    if Element.self == Float.self {
+    case .float:
       return reinterpret(
         try leafElements(at: index) { try float(at: $0, path: $1()) }, as: [Element].self)
+    case .int64: return try integerArray(Int64.self, at: index, as: [Element].self)
+    case .int32: return try integerArray(Int32.self, at: index, as: [Element].self)
+    case .uint64: return try integerArray(UInt64.self, at: index, as: [Element].self)
+    case .uint: return try integerArray(UInt.self, at: index, as: [Element].self)
+    case .uint32: return try integerArray(UInt32.self, at: index, as: [Element].self)
+    case .int16: return try integerArray(Int16.self, at: index, as: [Element].self)
+    case .uint16: return try integerArray(UInt16.self, at: index, as: [Element].self)
+    case .int8: return try integerArray(Int8.self, at: index, as: [Element].self)
+    case .uint8: return try integerArray(UInt8.self, at: index, as: [Element].self)
+    default: return nil
     }
-    if Element.self == Int64.self {
-      return try integerArray(Int64.self, at: index, as: [Element].self)
-    }
-    if Element.self == Int32.self {
-      return try integerArray(Int32.self, at: index, as: [Element].self)
-    }
-    if Element.self == UInt64.self {
-      return try integerArray(UInt64.self, at: index, as: [Element].self)
-    }
-    if Element.self == UInt.self {
-      return try integerArray(UInt.self, at: index, as: [Element].self)
-    }
-    if Element.self == UInt32.self {
-      return try integerArray(UInt32.self, at: index, as: [Element].self)
-    }
-    if Element.self == Int16.self {
-      return try integerArray(Int16.self, at: index, as: [Element].self)
-    }
-    if Element.self == UInt16.self {
-      return try integerArray(UInt16.self, at: index, as: [Element].self)
-    }
-    if Element.self == Int8.self {
-      return try integerArray(Int8.self, at: index, as: [Element].self)
-    }
-    if Element.self == UInt8.self {
-      return try integerArray(UInt8.self, at: index, as: [Element].self)
-    }
-    return nil
   }
 
   /// The array at `index` as `[Element]` when `Element` is an array of the

@@ -42,8 +42,8 @@ final class TypeShapes {
       return known.shape
     }
     let shape: DecodingSession.TypeShape
-    if DecodingSession.isReadSpecially(type) {
-      shape = .special
+    if let kind = LeafKind(type) {
+      shape = .leaf(kind)
     } else if let array = type as? any TapeDecodableArray.Type {
       shape = .array(array)
     } else if let dictionary = type as? any StringKeyedDictionary.Type {
