@@ -23,6 +23,10 @@ import Foundation
 //   and `JKCBORDecoder` reads it as that JSON through the tape;
 // - `JKCBORDecoder` decoding models throws nothing but `DecodingError`, and
 //   what it reads as `JSONValue` is well-formed CBOR;
+// - what decodes, `JKCBOREncoder` encodes as strict CBOR that decodes again,
+//   and encoding that gives the same bytes (a model and a `JSONValue` come
+//   back as what was encoded after one round trip: floats read as what they
+//   write, dates and decimals as their tags);
 // - JSON converted to CBOR reads back as the conversion; cut short it is
 //   an error about the end of the input, with a byte appended an error
 //   about the extra byte (or, allowing it, the same item).
@@ -120,11 +124,11 @@ private func checkReading(_ bytes: UnsafeRawBufferPointer) {
 private func checkDecoding(_ bytes: UnsafeRawBufferPointer) {
   let decoder = JKCBORDecoder()
   for decode in [
-    { _ = try decoder.decode(FuzzModel.self, from: bytes) },
-    { _ = try decoder.decode([FuzzModel].self, from: bytes) },
-    { _ = try decoder.decode([String: Int].self, from: bytes) },
+    { checkEncoding(try decoder.decode(FuzzModel.self, from: bytes)) },
+    { checkEncoding(try decoder.decode([FuzzModel].self, from: bytes)) },
+    { checkEncoding(try decoder.decode([String: Int].self, from: bytes)) },
     {
-      _ = try decoder.decode(JSONValue.self, from: bytes)
+      checkEncoding(try decoder.decode(JSONValue.self, from: bytes))
       require(
         (try? CBORValue.read(bytes, configuration: strict)) != nil,
         "what JKCBORDecoder reads is well-formed CBOR")
@@ -138,6 +142,25 @@ private func checkDecoding(_ bytes: UnsafeRawBufferPointer) {
       violated("JKCBORDecoder throws DecodingError", "\(type(of: error)): \(error)")
     }
   }
+}
+
+/// Encodes a decoded `value` with `JKCBOREncoder`: the bytes read strictly
+/// and decode again, and that value encodes to the same bytes.
+private func checkEncoding<T: Codable>(_ value: T) {
+  let first: [UInt8]
+  let second: [UInt8]
+  do {
+    first = try JKCBOREncoder().encodeToBytes(value)
+    require(
+      first.withUnsafeBytes { (try? CBORValue.read($0, configuration: strict)) != nil },
+      "JKCBOREncoder writes well-formed CBOR", "\(value)")
+    let back = try JKCBORDecoder().decode(T.self, from: first)
+    second = try JKCBOREncoder().encodeToBytes(back)
+  } catch {
+    violated("a decoded value encodes and decodes again", "\(error)\n\(value)")
+  }
+  require(
+    first == second, "encoding what encoding wrote decodes to gives the same bytes", "\(value)")
 }
 
 /// Requires that `bytes` be refused for one of `kinds`.
