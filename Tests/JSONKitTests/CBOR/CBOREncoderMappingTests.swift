@@ -114,6 +114,30 @@ struct CBOREncoderMappingTests {
     #expect(try CBOREncoding.hex(url) == "d820" + text)
   }
 
+  @Test("Key strategies rename text keys; integer keys stay integers, the custom one unasked")
+  func keyStrategiesAndIntegerKeys() throws {
+    struct Model: Encodable {
+      var userName = "a"
+      var byNumber: [Int: String] = [7: "b"]
+    }
+    let encoder = JKCBOREncoder()
+    encoder.keyEncodingStrategy = .custom { path in
+      // An integer key it were asked about would come out as "ASKED".
+      let last = path.last!
+      return CodingKeyText(last.intValue == nil ? last.stringValue.uppercased() : "ASKED")
+    }
+    let item = try CBORValue(cbor: try encoder.encodeToBytes(Model()))
+    #expect(item == ["USERNAME": "a", "BYNUMBER": [7: "b"]])
+  }
+
+  private struct CodingKeyText: CodingKey {
+    var stringValue: String
+    var intValue: Int? { nil }
+    init(_ text: String) { stringValue = text }
+    init?(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
+  }
+
   @Test("Integer-keyed dictionaries are maps with integer keys")
   func integerKeys() throws {
     #expect(try CBOREncoding.hex([1: "a"]) == "a1016161")
