@@ -24,9 +24,10 @@ import Foundation
 // - `JKCBORDecoder` decoding models throws nothing but `DecodingError`, and
 //   what it reads as `JSONValue` is well-formed CBOR;
 // - what decodes, `JKCBOREncoder` encodes as strict CBOR that decodes again,
-//   and encoding that gives the same bytes (a model and a `JSONValue` come
-//   back as what was encoded after one round trip: floats read as what they
-//   write, dates and decimals as their tags);
+//   and encoding that gives the same bytes but for the order of a
+//   dictionary's pairs (a model and a `JSONValue` come back as what was
+//   encoded after one round trip: floats read as what they write, dates and
+//   decimals as their tags);
 // - JSON converted to CBOR reads back as the conversion; cut short it is
 //   an error about the end of the input, with a byte appended an error
 //   about the extra byte (or, allowing it, the same item).
@@ -160,7 +161,28 @@ private func checkEncoding<T: Codable>(_ value: T) {
     violated("a decoded value encodes and decodes again", "\(error)\n\(value)")
   }
   require(
-    first == second, "encoding what encoding wrote decodes to gives the same bytes", "\(value)")
+    keysOrdered(first) == keysOrdered(second),
+    "encoding what encoding wrote decodes to gives the same bytes", "\(value)")
+}
+
+/// The item `bytes` hold, written again with every map's pairs in the order
+/// of their keys' bytes: a Swift dictionary's pairs come in an order that
+/// differs from one instance to another.
+private func keysOrdered(_ bytes: [UInt8]) -> [UInt8]? {
+  func ordered(_ item: CBORValue) -> CBORValue {
+    switch item {
+    case .array(let elements): return .array(elements.map(ordered))
+    case .map(let pairs):
+      let sorted = pairs.map { (key: ordered($0.key), value: ordered($0.value)) }.sorted {
+        $0.key.cborBytes().lexicographicallyPrecedes($1.key.cborBytes())
+      }
+      return .map(sorted)
+    case .tagged(let tag, let content): return .tagged(tag, ordered(content))
+    default: return item
+    }
+  }
+  let item = bytes.withUnsafeBytes { try? CBORValue.read($0, configuration: strict) }
+  return item.map { ordered($0).cborBytes() }
 }
 
 /// Requires that `bytes` be refused for one of `kinds`.
