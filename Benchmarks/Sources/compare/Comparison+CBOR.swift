@@ -19,30 +19,15 @@ extension Comparison {
       "PropertyListEncoder() binary", "CBOR ÷ plist ×")
     for sample in try cborSamples() where options.includes("cbor/\(sample.name)") {
       progress("cbor/\(sample.name)")
-      let decoding = try Contender.timings(
+      let decoding = try timeInterleaved(sample.decodeJSON, sample.decodeCBOR, sample.decodePlist)
+      decodes.append(
         [
-          Contender(name: "json") { try sample.decodeJSON() },
-          Contender(name: "cbor") { try sample.decodeCBOR() },
-          Contender(name: "plist") { try sample.decodePlist() },
-        ], rounds: options.rounds, batchSeconds: options.batchSeconds)
-      decodes.append([
-        sample.name, Figure.kilobytes(sample.json.count), Figure.kilobytes(sample.cbor.count),
-        String(format: "%.2f", Double(sample.cbor.count) / Double(sample.json.count)),
-        Figure.kilobytes(sample.plist.count), Figure.milliseconds(decoding[0].median),
-        Figure.milliseconds(decoding[1].median), Figure.ratio(decoding[0].ratio(to: decoding[1])),
-        Figure.milliseconds(decoding[2].median), Figure.ratio(decoding[2].ratio(to: decoding[1])),
-      ])
-      let encoding = try Contender.timings(
-        [
-          Contender(name: "json") { try sample.encodeJSON() },
-          Contender(name: "cbor") { try sample.encodeCBOR() },
-          Contender(name: "plist") { try sample.encodePlist() },
-        ], rounds: options.rounds, batchSeconds: options.batchSeconds)
-      encodes.append([
-        sample.name, Figure.milliseconds(encoding[0].median),
-        Figure.milliseconds(encoding[1].median), Figure.ratio(encoding[0].ratio(to: encoding[1])),
-        Figure.milliseconds(encoding[2].median), Figure.ratio(encoding[2].ratio(to: encoding[1])),
-      ])
+          sample.name, Figure.kilobytes(sample.json.count), Figure.kilobytes(sample.cbor.count),
+          String(format: "%.2f", Double(sample.cbor.count) / Double(sample.json.count)),
+          Figure.kilobytes(sample.plist.count),
+        ] + decoding)
+      let encoding = try timeInterleaved(sample.encodeJSON, sample.encodeCBOR, sample.encodePlist)
+      encodes.append([sample.name] + encoding)
     }
     guard !decodes.rows.isEmpty else { return }
     print(
@@ -54,6 +39,25 @@ extension Comparison {
       "\n### CBOR encoding (median time per encode with a fresh encoder; × = the other's "
         + "time ÷ JKCBOREncoder's)\n")
     encodes.print()
+  }
+
+  /// The JSON, CBOR and plist calls timed interleaved, as table cells: the JSON call's
+  /// median, the CBOR call's, the JSON call's time ÷ the CBOR call's, the plist call's
+  /// median, and its time ÷ the CBOR call's.
+  private func timeInterleaved(
+    _ json: @escaping () throws -> Void, _ cbor: @escaping () throws -> Void,
+    _ plist: @escaping () throws -> Void
+  ) throws -> [String] {
+    let timings = try Contender.timings(
+      [
+        Contender(name: "json", run: json), Contender(name: "cbor", run: cbor),
+        Contender(name: "plist", run: plist),
+      ], rounds: options.rounds, batchSeconds: options.batchSeconds)
+    return [
+      Figure.milliseconds(timings[0].median), Figure.milliseconds(timings[1].median),
+      Figure.ratio(timings[0].ratio(to: timings[1])), Figure.milliseconds(timings[2].median),
+      Figure.ratio(timings[2].ratio(to: timings[1])),
+    ]
   }
 
   /// One model's JSON, CBOR and binary plist, as JSONKit's and Foundation's encoders
