@@ -115,7 +115,7 @@ import Testing
       index: 18, kind: .null, flags: 0, offset: 0, header: 0, payload: 0, meaning: .literal),
   ]
 
-  /// The entries the scan itself leaves: all but the absent value.
+  /// The document's entries (`Tape.count`): all but the end entry.
   static let scannedCount = 18
 
   /// The page's table of the arena: offset, bytes.
@@ -150,8 +150,8 @@ import Testing
     var canonicalIDs: [UInt32]
     var nameIDs: [KeyNames.Naming: [UInt32]]
     var sharedNames: [KeyNames.Naming: [Bool]]
-    /// The tape as a decoding session sees it, with the absent value.
-    var sessionEntries: [TapeEntry]
+    /// The whole tape the scan wrote: the document's entries and the end entry.
+    var writtenEntries: [TapeEntry]
     var absentIndex: Int
   }
 
@@ -161,7 +161,9 @@ import Testing
     return try Array(text.utf8).withUnsafeBytes { input in
       try Scanner.scan(input, into: context, configuration: configuration)
       let state = context.state
-      let entries = Array(UnsafeBufferPointer(start: state.tape.base, count: state.tape.count))
+      let entries = Array(
+        UnsafeBufferPointer(
+          start: state.tape.base, count: Tape(context: context, input: input).count))
       let arena = Array(UnsafeBufferPointer(start: state.arena.base, count: state.arena.count))
       var nameIDs: [KeyNames.Naming: [UInt32]] = [:]
       var sharedNames: [KeyNames.Naming: [Bool]] = [:]
@@ -171,11 +173,10 @@ import Testing
         sharedNames[naming] = (0..<names.count).map { names.isShared(UInt32($0)) }
       }
       let session = DecodingSession(context: context, input: input, options: JKDecoder.Options())
-      let tape = session.tape
       return Scan(
         entries: entries, arena: arena, keys: state.keys.strings,
         canonicalIDs: state.keys.canonicalIDs, nameIDs: nameIDs, sharedNames: sharedNames,
-        sessionEntries: Array(UnsafeBufferPointer(start: tape.entries, count: tape.count)),
+        writtenEntries: Array(UnsafeBufferPointer(start: state.tape.base, count: state.tape.count)),
         absentIndex: session.absentIndex)
     }
   }
@@ -222,14 +223,15 @@ import Testing
     #expect(input.count == 112)
     #expect(scan.entries.count == Self.scannedCount)
     #expect(scan.absentIndex == Self.scannedCount)
-    #expect(scan.sessionEntries.count == Self.rows.count)
-    #expect(Array(scan.sessionEntries.prefix(Self.scannedCount)) == scan.entries)
+    #expect(scan.writtenEntries.count == Self.rows.count)
+    #expect(Array(scan.writtenEntries.prefix(Self.scannedCount)) == scan.entries)
+    #expect(scan.writtenEntries.last == TapeEntry.end)
     for row in Self.rows {
-      guard row.index < scan.sessionEntries.count else {
+      guard row.index < scan.writtenEntries.count else {
         Issue.record("no entry \(row.index)")
         continue
       }
-      let entry = scan.sessionEntries[row.index]
+      let entry = scan.writtenEntries[row.index]
       #expect(entry.kind == row.kind, "entry \(row.index)")
       #expect(entry.flags == row.flags, "entry \(row.index)")
       #expect(entry.offset == row.offset, "entry \(row.index)")
@@ -311,8 +313,9 @@ import Testing
     let configuration = ScanConfiguration(options: options, allowsBigIntegers: true)
     try text.withUnsafeBytes { try Scanner.scan($0, into: context, configuration: configuration) }
     let state = context.state
+    #expect(state.tape.base[state.tape.count - 1] == TapeEntry.end)
     return (
-      Array(UnsafeBufferPointer(start: state.tape.base, count: state.tape.count)),
+      Array(UnsafeBufferPointer(start: state.tape.base, count: state.tape.count - 1)),
       Array(UnsafeBufferPointer(start: state.arena.base, count: state.arena.count))
     )
   }

@@ -57,6 +57,7 @@ struct CBORTapeScanner {
         .bytesAfterItem, "\(scanner.reader.remaining) bytes follow the top-level item",
         at: scanner.reader.position)
     }
+    state.tape.append(TapeEntry.end)
   }
 
   private var configuration: CBORReader.Configuration { reader.configuration }

@@ -22,8 +22,8 @@ final class DecodingSession {
   let userInfo: [CodingUserInfoKey: Any]
   /// The scan context the tape lives in; kept alive as long as the session.
   let context: ScanContext
-  /// The index of a `null` entry past the document, read by decoders of
-  /// absent values (`superDecoder(forKey:)` for a missing key).
+  /// The index of the scan's end entry, a `null` past the document, read by
+  /// decoders of absent values (`superDecoder(forKey:)` for a missing key).
   let absentIndex: Int
   private var ownedInput: UnsafeMutableRawBufferPointer?
   /// What the models asked about in each object, when unknown keys are
@@ -36,9 +36,8 @@ final class DecodingSession {
 
   init(context: ScanContext, input: UnsafeRawBufferPointer, options: JKDecoder.Options) {
     self.context = context
-    absentIndex = context.state.tape.count
-    context.state.tape.append(TapeEntry(.null, offset: 0, payload: 0))
     tape = Tape(context: context, input: input)
+    absentIndex = tape.count
     entries = tape.entries
     self.options = options
     userInfo = options.userInfo.isEmpty ? [:] : options.userInfo.mapValues { $0 as Any }

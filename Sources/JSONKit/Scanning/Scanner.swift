@@ -93,6 +93,7 @@ struct Scanner<Recording: ScanRecording> {
     } catch {
       throw JKParseError(error.kind, error.message, offset: error.offset, in: input)
     }
+    if Recording.recordsTape { scanner.state.tape.append(TapeEntry.end) }
   }
 
   // MARK: - Document and containers

@@ -5,6 +5,8 @@
 /// made from is neither rescanned nor freed, and while the input's bytes live.
 struct Tape {
   let entries: UnsafePointer<TapeEntry>
+  /// The document's entries; the scan's end entry (``TapeEntry/end``) is
+  /// the one at `count`.
   let count: Int
   let input: UnsafeRawBufferPointer
   let arena: UnsafePointer<UInt8>
@@ -14,7 +16,7 @@ struct Tape {
   /// The view of what `context` holds after scanning `input`.
   init(context: ScanContext, input: UnsafeRawBufferPointer) {
     entries = UnsafePointer(context.state.tape.base)
-    count = context.state.tape.count
+    count = context.state.tape.count - 1
     arena = UnsafePointer(context.state.arena.base)
     keys = context.state.keys.strings
     self.input = input

@@ -87,6 +87,11 @@ struct TapeEntry: BitwiseCopyable, Equatable {
   /// of its text must not take it for JSON's (see ``JSON5NumberText``).
   static let json5Number: UInt8 = 1
 
+  /// The entry every scan writes after the document's last entry: a `null`
+  /// at offset 0, the absent value that decoders of a missing key read (see
+  /// TapeLayout.md, "After the document").
+  static let end = TapeEntry(.null, offset: 0, payload: 0)
+
   @inline(__always)
   init(_ kind: Kind, flags: UInt8 = 0, offset: Int, payload: UInt64) {
     header = UInt64(kind.rawValue) | UInt64(flags) << 4 | UInt64(truncatingIfNeeded: offset) << 8
