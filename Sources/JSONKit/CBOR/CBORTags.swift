@@ -129,14 +129,17 @@ extension CBORValue {
     return false
   }
 
-  /// What kind of item this is, for error messages: "a text string".
+  /// What kind of item this is, for error messages: "a text string", as
+  /// ``CBORReader/Major`` names its major type, or more closely for tags and
+  /// the simple values.
   var kindDescription: String {
     switch self {
-    case .unsigned, .negative: "an integer"
-    case .bytes: "a byte string"
-    case .text: "a text string"
-    case .array: "an array"
-    case .map: "a map"
+    case .unsigned: CBORReader.Major.unsigned.description
+    case .negative: CBORReader.Major.negative.description
+    case .bytes: CBORReader.Major.bytes.description
+    case .text: CBORReader.Major.text.description
+    case .array: CBORReader.Major.array.description
+    case .map: CBORReader.Major.map.description
     case .tagged(let tag, _): "an item with tag \(tag)"
     case .bool: "a Boolean"
     case .null: "null"
