@@ -41,9 +41,7 @@ enum DecimalDescription {
     guard fields.length != 0 else {
       return fields.negative ? store("NaN", at: out) : store("0", at: out)
     }
-    guard fields.length <= 8, fields.significand.isZero(fromBit: 16 * fields.length) else {
-      return nil
-    }
+    guard fields.wordsAgree else { return nil }
     var cursor = out
     if fields.negative {
       cursor.storeBytes(of: UInt8(ascii: "-"), as: UInt8.self)
@@ -81,7 +79,7 @@ enum DecimalDescription {
     negative: Bool, significand: UInt128Words, exponent: Int
   )? {
     guard let fields = DecimalFields(value), !(fields.length == 0 && fields.negative),
-      fields.length <= 8, fields.significand.isZero(fromBit: 16 * fields.length)
+      fields.wordsAgree
     else { return nil }
     return (fields.negative, fields.significand, fields.exponent)
   }
@@ -120,6 +118,13 @@ private struct DecimalFields {
 }
 
 extension DecimalFields {
+  /// Whether the length field says how many words are in use: at most
+  /// eight, and none set above them. Only a Decimal made from its fields
+  /// can break this, and Foundations read such a one differently.
+  var wordsAgree: Bool {
+    length <= 8 && significand.isZero(fromBit: 16 * length)
+  }
+
   #if canImport(Darwin)
     /// Apple's Foundation makes the fields public.
     init?(_ value: Decimal) {
