@@ -146,12 +146,9 @@ public final class JKCBORDecoder: LockedOptions, @unchecked Sendable {
     }
     var session = DecodingSession(context: context, input: buffer, options: options.decoding)
     defer {
-      session.dropSpareContainers()
-      if isKnownUniquelyReferenced(&session) {
+      if DecodingSession.endDecode(&session) {
         session.giveBackStorage()
         ScanContextPool.shared.give(context)
-      } else {
-        session.detach()
       }
     }
     do {

@@ -58,8 +58,12 @@ struct KeyTypes {
 
   /// Has every maker, each a ``SpareKeyedContainer``, let go of the
   /// container it keeps to give out again.
-  func dropSpareContainers() {
-    for maker in makers { unsafeDowncast(maker, to: SpareKeyedContainer.self).dropSpare() }
+  ///
+  /// Mutating, so that its owner calls it in place rather than on a copy.
+  mutating func dropSpareContainers() {
+    for index in makers.indices {
+      unsafeDowncast(makers[index], to: SpareKeyedContainer.self).dropSpare()
+    }
   }
 
   /// Adds a key type not known, returning its index.

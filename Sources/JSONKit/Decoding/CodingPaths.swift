@@ -14,11 +14,11 @@ import Foundation
 /// are, without copying them: pushing a key costs a few stores, with no
 /// exclusivity check and no reference counting.
 struct CodingPaths {
-  private let entries: UnsafePointer<TapeEntry>
+  private var entries: UnsafePointer<TapeEntry>
   /// The index of the entry past the document.
-  private let end: Int
+  private var end: Int
   /// Per key id, the key as written.
-  private let keys: [String]
+  private var keys: [String]
   /// The names of keys under every key strategy but `.custom`.
   private let keyedLookup: KeyedLookup
   /// The `.custom` key strategy's closure, under that strategy.
@@ -62,6 +62,19 @@ struct CodingPaths {
     }
     descentKeys = .allocate(capacity: 1)
     descentKeys.initialize(to: DescentKeys())
+  }
+
+  /// Readies the paths of the next document scanned into the scan context
+  /// (a stream's next record), of the `count` entries at `entries` whose
+  /// keys are `keys`: nothing remembered of the document before is kept.
+  mutating func beginDocument(entries: UnsafePointer<TapeEntry>, count: Int, keys: [String]) {
+    self.entries = entries
+    end = count
+    self.keys = keys
+    if !rawKeyObjects.isEmpty { rawKeyObjects.removeAll() }
+    descentKeys.pointee.removeAll()
+    if !containerKeys.isEmpty { containerKeys = RememberedKeys() }
+    if !pathHints.isEmpty { pathHints.removeAll(keepingCapacity: true) }
   }
 
   /// Frees the stack of descent keys.

@@ -9,10 +9,14 @@ import Foundation
 /// caller) asks for it, it is rebuilt from the tape by walking from the root
 /// to the index, which costs nothing on the success path.
 final class DecodingSession {
+  // The fields that describe the document are unchecked: one decode at a
+  // time uses a session, and they change only between documents (a
+  // stream's records share one session, see ``beginDocument(input:)``).
+
   /// The scanned document. Its input pointer is replaced by an owned copy
   /// if a decoder outlives the `decode` call (see ``detach()``).
-  private(set) var tape: Tape
-  let entries: UnsafePointer<TapeEntry>
+  @exclusivity(unchecked) private(set) var tape: Tape
+  @exclusivity(unchecked) private(set) var entries: UnsafePointer<TapeEntry>
   /// The key types, type shapes and lookup storage kept with the scan
   /// context.
   private let keyTables: KeyTables
@@ -24,16 +28,17 @@ final class DecodingSession {
   let context: ScanContext
   /// The index of the scan's end entry, a `null` past the document, read by
   /// decoders of absent values (`superDecoder(forKey:)` for a missing key).
-  let absentIndex: Int
+  @exclusivity(unchecked) private(set) var absentIndex: Int
   private var ownedInput: UnsafeMutableRawBufferPointer?
   /// What the models asked about in each object, when unknown keys are
   /// rejected; nil when they are ignored.
-  let unknownKeys: UnknownKeyCheck?
+  @exclusivity(unchecked) private(set) var unknownKeys: UnknownKeyCheck?
   /// Finds the members of objects by key.
   let keyedLookup: KeyedLookup
   /// Rebuilds the coding paths of values, with the keys that led to them.
   @exclusivity(unchecked) var codingPaths: CodingPaths
 
+  /// A session over the document just scanned into `context` from `input`.
   init(context: ScanContext, input: UnsafeRawBufferPointer, options: JKDecoder.Options) {
     self.context = context
     tape = Tape(context: context, input: input)
@@ -41,18 +46,42 @@ final class DecodingSession {
     entries = tape.entries
     self.options = options
     userInfo = options.userInfo.isEmpty ? [:] : options.userInfo.mapValues { $0 as Any }
-    unknownKeys =
-      options.unknownKeyStrategy == .reject ? UnknownKeyCheck(count: absentIndex + 1) : nil
+    unknownKeys = Self.unknownKeyCheck(options, count: absentIndex + 1)
     keyTables = KeyTables.of(context)
     typeShapes = keyTables.typeShapes
     keyedLookup = KeyedLookup(
-      entries: entries, count: absentIndex, keys: tape.keys, keyCache: context.state.keys,
+      entries: entries, count: absentIndex, keys: tape.keys, context: context,
       strategy: options.keyDecodingStrategy, tables: keyTables)
     codingPaths = CodingPaths(
       entries: entries, count: absentIndex, keys: tape.keys, keyedLookup: keyedLookup,
       strategy: options.keyDecodingStrategy)
     keyedObjects = keyTables.spareKeyedObjects
     keyTables.spareKeyedObjects = []
+  }
+
+  /// Readies the session for the next document scanned into its context
+  /// from `input` (a stream's next record), once the decode of the one
+  /// before has ended and no decoder or container of it is left: what it
+  /// knew of that document is forgotten, and the containers its makers
+  /// keep are given out again.
+  func beginDocument(input: UnsafeRawBufferPointer) {
+    tape = Tape(context: context, input: input)
+    absentIndex = tape.count
+    entries = tape.entries
+    unknownKeys = Self.unknownKeyCheck(options, count: absentIndex + 1)
+    keyedLookup.beginDocument(
+      entries: entries, count: absentIndex, keys: tape.keys, context: context)
+    codingPaths.beginDocument(entries: entries, count: absentIndex, keys: tape.keys)
+    keyedObjects.removeAll(keepingCapacity: true)
+    keepsSpareContainers = true
+  }
+
+  /// The check of unknown keys for a document of `count` entries, when
+  /// `options` reject them.
+  private static func unknownKeyCheck(_ options: JKDecoder.Options, count: Int)
+    -> UnknownKeyCheck?
+  {
+    options.unknownKeyStrategy == .reject ? UnknownKeyCheck(count: count) : nil
   }
 
   deinit {
@@ -195,6 +224,31 @@ final class DecodingSession {
   func dropSpareContainers() {
     keepsSpareContainers = false
     keyTables.keyTypes.dropSpareContainers()
+  }
+
+  /// Runs `body` with a decoder for the root value of the session's
+  /// document, read from `text`, and checks the unknown keys left when the
+  /// options reject them; a `DecodingError` comes out placed in `text`.
+  func decodeDocument<R>(_ text: InputText, _ body: (TapeDecoder) throws -> R) throws -> R {
+    do {
+      let value = try body(TapeDecoder(session: self, index: 0))
+      try unknownKeys?.checkRest(in: self)
+      return value
+    } catch let error as DecodingError {
+      throw locating(error, in: text)
+    }
+  }
+
+  /// Ends the decode of `session`'s document, and says whether the session
+  /// and its scan context are free for another document: when no decoder
+  /// or container of it is left. If a decoded value kept one, the session
+  /// copies its input and keeps its scan context for good (see
+  /// ``detach()``).
+  static func endDecode(_ session: inout DecodingSession) -> Bool {
+    session.dropSpareContainers()
+    if isKnownUniquelyReferenced(&session) { return true }
+    session.detach()
+    return false
   }
 
   /// Gives the storage of ``keyedObjects`` to the scan context's tables for

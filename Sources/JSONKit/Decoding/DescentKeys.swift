@@ -68,6 +68,11 @@ struct DescentKeys {
     pointer.assumingMemoryBound(to: K.self).pointee
   }
 
+  /// Empties the stack, keeping its storage.
+  mutating func removeAll() {
+    count = 0
+  }
+
   /// Frees the entries; the stack is empty again.
   mutating func deallocate() {
     entries?.deallocate()

@@ -285,20 +285,6 @@ public final class JKDecoder: LockedOptions, @unchecked Sendable {
     }
   }
 
-  /// Decodes one record of a stream, with `adjust` applied to this call's
-  /// options (an array element is read without the options that concern
-  /// the whole document). A stream is UTF-8 text, so a record is never
-  /// taken for UTF-16 or UTF-32.
-  func decodeRecord<T: Decodable>(
-    _ type: T.Type, from bytes: UnsafeRawBufferPointer, adjust: (inout Options) -> Void
-  ) throws -> T {
-    var options = withOptions { $0 }
-    adjust(&options)
-    return try withRootDecoder(InputText(utf8: bytes), options) { decoder in
-      try decoder.session.unwrap(type, at: 0, path: [])
-    }
-  }
-
   /// `{}`, in static storage that lives as long as the process.
   private static var emptyObject: UnsafeRawBufferPointer {
     let text: StaticString = "{}"
@@ -324,35 +310,45 @@ public final class JKDecoder: LockedOptions, @unchecked Sendable {
     _ text: InputText, _ options: Options, _ body: (TapeDecoder) throws -> R
   ) throws -> R {
     let context = contexts.take()
-    let configuration = ScanConfiguration(
+    let bytes: UnsafeRawBufferPointer
+    do {
+      bytes = try Self.scan(text, into: context, options, Self.scanConfiguration(options))
+    } catch {
+      contexts.give(context)
+      throw error
+    }
+    var session = DecodingSession(context: context, input: bytes, options: options)
+    defer {
+      if DecodingSession.endDecode(&session) {
+        session.giveBackStorage()
+        contexts.give(context)
+      }
+    }
+    return try session.decodeDocument(text, body)
+  }
+
+  /// How documents are scanned under `options`.
+  static func scanConfiguration(_ options: Options) -> ScanConfiguration {
+    ScanConfiguration(
       options: options.parseOptions, maxDepth: min(options.maxDepth, JSONValue.maxDepthLimit),
       allowsBigIntegers: true, assumesTopLevelDictionary: options.assumesTopLevelDictionary)
-    // Empty input is the empty object when the braces may be left out; the
-    // scanner reads no input at all as an error, so it reads `{}` instead.
+  }
+
+  /// Scans `text` into `context` as `configuration` says, returning the
+  /// bytes read: the text's, or `{}` for empty text when `options` let an
+  /// object's braces be left out (the scanner reads no input at all as an
+  /// error). Throws `DecodingError` for a syntax error.
+  static func scan(
+    _ text: InputText, into context: ScanContext, _ options: Options,
+    _ configuration: ScanConfiguration
+  ) throws -> UnsafeRawBufferPointer {
     let bytes =
       text.utf8.isEmpty && options.assumesTopLevelDictionary ? Self.emptyObject : text.utf8
     do {
       try text.scan(into: context, configuration: configuration, reading: bytes)
     } catch {
-      contexts.give(context)
       throw DecodingErrors.invalidJSON(error)
     }
-    var session = DecodingSession(context: context, input: bytes, options: options)
-    defer {
-      session.dropSpareContainers()
-      if isKnownUniquelyReferenced(&session) {
-        session.giveBackStorage()
-        contexts.give(context)
-      } else {
-        session.detach()
-      }
-    }
-    do {
-      let value = try body(TapeDecoder(session: session, index: 0))
-      try session.unknownKeys?.checkRest(in: session)
-      return value
-    } catch let error as DecodingError {
-      throw session.locating(error, in: text)
-    }
+    return bytes
   }
 }

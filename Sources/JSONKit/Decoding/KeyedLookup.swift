@@ -19,12 +19,17 @@ final class KeyedLookup {
   /// reading every member of a large object takes linear time.
   static let tableThreshold = 16
 
-  private let entries: UnsafePointer<TapeEntry>
+  // The fields that change from one document to the next (a stream's
+  // records share one session) are unchecked: one decode at a time uses
+  // the lookup, and its methods are the hot path of keyed decoding.
+  @exclusivity(unchecked) private var entries: UnsafePointer<TapeEntry>
   /// How the key strategy names keys (for every strategy but `.custom`).
   private let naming: KeyNames.Naming
+  /// The `.custom` key strategy's closure, under that strategy.
+  private let transform: (([any CodingKey]) -> any CodingKey)?
   /// Per key id, the name compared with `CodingKey.stringValue` and its
   /// name id: made once per distinct key and kept with the scan context.
-  private let names: KeyNames
+  @exclusivity(unchecked) private var names: KeyNames
   /// The names the keys were asked for, with their name ids.
   private let keyTables: KeyTables
   /// Per object (hashed into a few slots), three words: the object's index;
@@ -36,15 +41,15 @@ final class KeyedLookup {
   /// in a document of fewer entries than slots, one per entry.
   private let hints: UnsafeMutablePointer<Int>
   /// Whether keys not equal as written share a name (see ``KeyNames``).
-  let hasSharedNames: Bool
+  @exclusivity(unchecked) private(set) var hasSharedNames = false
   /// The names under the `.custom` key strategy; nil under every other.
-  private let custom: CustomMemberNames?
+  @exclusivity(unchecked) private var custom: CustomMemberNames?
 
   /// Lookups in the `count` entries at `entries`, whose keys are `keys`
-  /// (by key id, as written) and whose key cache is `keyCache`, by the names
-  /// that `strategy` gives them, with the scan context's `tables`.
+  /// (by key id, as written) and are cached in `context`, by the names that
+  /// `strategy` gives them, with the scan context's `tables`.
   init(
-    entries: UnsafePointer<TapeEntry>, count: Int, keys: [String], keyCache: KeyCache,
+    entries: UnsafePointer<TapeEntry>, count: Int, keys: [String], context: ScanContext,
     strategy: JSONDecoder.KeyDecodingStrategy, tables: KeyTables
   ) {
     self.entries = entries
@@ -54,16 +59,36 @@ final class KeyedLookup {
       naming = .asWritten
     }
     if case .custom(let transform) = strategy {
-      custom = CustomMemberNames(transform: transform, keys: keys)
+      self.transform = transform
     } else {
-      custom = nil
+      transform = nil
     }
     keyTables = tables
     hints = tables.hints
-    hints.initialize(repeating: -1, count: 3 * Swift.min(count, KeyTables.hintSlots))
-    tables.memberTables.removeAll()
-    names = tables.names(naming, updatedFrom: keyCache)
+    names = keyTables.names(naming, updatedFrom: context.state.keys)
     hasSharedNames = names.hasSharedNames
+    beginDocument(entries: entries, count: count, keys: keys, context: context)
+  }
+
+  /// Readies lookups in the next document scanned into `context` (a
+  /// stream's next record): its `count` entries at `entries`, whose keys
+  /// are `keys`. Nothing found in the document before is kept.
+  func beginDocument(
+    entries: UnsafePointer<TapeEntry>, count: Int, keys: [String], context: ScanContext
+  ) {
+    self.entries = entries
+    if let transform {
+      custom = CustomMemberNames(transform: transform, keys: keys)
+    }
+    hints.initialize(repeating: -1, count: 3 * Swift.min(count, KeyTables.hintSlots))
+    keyTables.memberTables.removeAll()
+    // The scan adds keys to the cache, never changes one (a cache that is
+    // emptied goes with its context's tables and sessions), so names are
+    // made only for a document that brought new keys.
+    if names.count != context.state.keys.count {
+      names = keyTables.names(naming, updatedFrom: context.state.keys)
+      hasSharedNames = names.hasSharedNames
+    }
   }
 
   /// The members of the object at `object`, in order.

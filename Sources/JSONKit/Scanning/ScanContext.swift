@@ -41,6 +41,14 @@ struct ScanState {
     }
   }
 
+  /// Whether ``reset()`` would free memory or forget keys: a context that
+  /// a stream keeps from one record to the next goes back to its pool to be
+  /// readied when this holds.
+  var outgrewKept: Bool {
+    tape.capacity > Self.keptTapeEntries || arena.capacity > Self.keptArenaBytes
+      || keys.isOversized
+  }
+
   func deallocate() {
     tape.deallocate()
     arena.deallocate()
@@ -86,8 +94,10 @@ extension ScanState {
 /// ``ScanContextPool`` hands contexts out so that a warm one is reused.
 final class ScanContext: @unchecked Sendable {
   // Unchecked: a context is only ever used by the one caller that took it
-  // from a pool (or created it), until it is given back.
-  var state = ScanState()
+  // from a pool (or created it), until it is given back. The state's
+  // accesses are unchecked for the same reason: none overlaps another, and
+  // a stream of small records reaches it several times per record.
+  @exclusivity(unchecked) var state = ScanState()
   /// The ``ScanContextPool/removeAll()`` count of the pool it was taken
   /// from, when it was taken.
   fileprivate var generation = 0

@@ -19,17 +19,21 @@ extension JKDecoder {
   ///   offset count from the start of `data`; any other error keeps its
   ///   case and coding path, and its description names the record's line.
   public func decodeLines<T: Decodable>(_ type: T.Type, from data: Data) throws -> [T] {
-    try data.withUnsafeBytes { bytes in
+    let decoder = RecordDecoder(options: withOptions { $0 })
+    return try data.withUnsafeBytes { bytes in
       var records: [T] = []
+      // Room for every line at once: growing the array record by record
+      // would copy it again and again.
+      records.reserveCapacity(LineFramer.lineCount(in: bytes))
       var start = 0
       var line = 1
       while start < bytes.count {
         let rest = UnsafeRawBufferPointer(rebasing: bytes[start...])
         let length = LineFramer.lineEnd(in: rest) ?? rest.count
         let place = RecordPlace(kind: .line, ordinal: line, offset: start, line: line, column: 1)
-        if let record = try decodeLine(
-          type, from: UnsafeRawBufferPointer(rebasing: rest[..<length]), place: place)
-        {
+        if let record = try Self.decodeLine(
+          type, from: UnsafeRawBufferPointer(rebasing: rest[..<length]), place: place, with: decoder
+        ) {
           records.append(record)
         }
         start += length + 1
@@ -63,9 +67,9 @@ extension JKDecoder {
   public func decodeLines<T: Decodable, Chunks: AsyncSequence>(
     _ type: T.Type, from chunks: Chunks, maxRecordSize: Int = 64 << 20
   ) -> JKRecordSequence<T> where Chunks.Element: Sequence, Chunks.Element.Element == UInt8 {
-    JKRecordSequence(chunks: chunks, framer: LineFramer(), maxRecordSize: maxRecordSize) {
-      try self.decodeLine(type, from: $0, place: $1)
-    }
+    let lines = linesReader(type)
+    return JKRecordSequence(
+      chunks: chunks, framer: LineFramer(), maxRecordSize: maxRecordSize, makeRead: lines)
   }
 
   /// Decodes JSON Lines from an async sequence of bytes (such as a file's
@@ -75,9 +79,9 @@ extension JKDecoder {
   public func decodeLines<T: Decodable, Bytes: AsyncSequence>(
     _ type: T.Type, from bytes: Bytes, maxRecordSize: Int = 64 << 20
   ) -> JKRecordSequence<T> where Bytes.Element == UInt8 {
-    JKRecordSequence(bytes: bytes, framer: LineFramer(), maxRecordSize: maxRecordSize) {
-      try self.decodeLine(type, from: $0, place: $1)
-    }
+    let lines = linesReader(type)
+    return JKRecordSequence(
+      bytes: bytes, framer: LineFramer(), maxRecordSize: maxRecordSize, makeRead: lines)
   }
 
   /// Decodes the elements of one top-level JSON array from an async
@@ -108,11 +112,9 @@ extension JKDecoder {
   public func decodeArrayElements<T: Decodable, Chunks: AsyncSequence>(
     _ type: T.Type, from chunks: Chunks, maxRecordSize: Int = 64 << 20
   ) -> JKRecordSequence<T> where Chunks.Element: Sequence, Chunks.Element.Element == UInt8 {
-    let (options, maxDepth) = (parseOptions, self.maxDepth)
+    let (framer, elements) = elementsReader(type)
     return JKRecordSequence(
-      chunks: chunks, framer: ArrayElementFramer(options: options, maxDepth: maxDepth),
-      maxRecordSize: maxRecordSize
-    ) { try self.decodeElement(type, from: $0, place: $1) }
+      chunks: chunks, framer: framer, maxRecordSize: maxRecordSize, makeRead: elements)
   }
 
   /// Decodes the elements of one top-level JSON array from an async
@@ -121,20 +123,46 @@ extension JKDecoder {
   public func decodeArrayElements<T: Decodable, Bytes: AsyncSequence>(
     _ type: T.Type, from bytes: Bytes, maxRecordSize: Int = 64 << 20
   ) -> JKRecordSequence<T> where Bytes.Element == UInt8 {
-    let (options, maxDepth) = (parseOptions, self.maxDepth)
+    let (framer, elements) = elementsReader(type)
     return JKRecordSequence(
-      bytes: bytes, framer: ArrayElementFramer(options: options, maxDepth: maxDepth),
-      maxRecordSize: maxRecordSize
-    ) { try self.decodeElement(type, from: $0, place: $1) }
+      bytes: bytes, framer: framer, maxRecordSize: maxRecordSize, makeRead: elements)
+  }
+
+  /// What makes, per iteration, the reader of JSON Lines records of
+  /// `type`, with the options in force now.
+  private func linesReader<T: Decodable>(_ type: T.Type) -> () -> JKRecordSequence<T>.RecordRead {
+    let options = withOptions { $0 }
+    return {
+      let decoder = RecordDecoder(options: options)
+      return { try Self.decodeLine(type, from: $0, place: $1, with: decoder) }
+    }
+  }
+
+  /// The framer of a top-level array's elements, and what makes, per
+  /// iteration, the reader of its elements of `type`, with the options in
+  /// force now.
+  private func elementsReader<T: Decodable>(_ type: T.Type) -> (
+    ArrayElementFramer, () -> JKRecordSequence<T>.RecordRead
+  ) {
+    let options = withOptions { $0 }
+    let framer = ArrayElementFramer(options: options.parseOptions, maxDepth: options.maxDepth)
+    return (
+      framer,
+      {
+        let decoder = RecordDecoder(options: Self.elementOptions(options))
+        return { try Self.decodeElement(type, from: $0, place: $1, with: decoder) }
+      }
+    )
   }
 
   /// One JSON Lines record, or `nil` for a line holding no value.
-  private func decodeLine<T: Decodable>(
-    _ type: T.Type, from bytes: UnsafeRawBufferPointer, place: RecordPlace
+  private static func decodeLine<T: Decodable>(
+    _ type: T.Type, from bytes: UnsafeRawBufferPointer, place: RecordPlace,
+    with decoder: RecordDecoder
   ) throws -> T? {
     if LineFramer.isBlank(bytes) { return nil }
     do {
-      return try decodeRecord(type, from: bytes) { _ in }
+      return try decoder.decode(type, from: bytes)
     } catch let error as DecodingError {
       // Whitespace the options allow, or only comments: a blank line.
       if case .dataCorrupted(let context) = error,
@@ -146,16 +174,23 @@ extension JKDecoder {
     }
   }
 
-  /// One element of a top-level array, read as the whole array would read
-  /// it: one level down, and without text after it.
-  private func decodeElement<T: Decodable>(
-    _ type: T.Type, from bytes: UnsafeRawBufferPointer, place: RecordPlace
+  /// The options an element of a top-level array is read with, as the
+  /// whole array would read it: one level down, and without text after it.
+  private static func elementOptions(_ options: Options) -> Options {
+    var options = options
+    options.parseOptions.remove(.permitTextAfterValidJSON)
+    // At least 0, so that no limit (Int.min included) can overflow here.
+    options.maxDepth = Swift.max(Swift.min(options.maxDepth, JSONValue.maxDepthLimit), 1) - 1
+    return options
+  }
+
+  /// One element of a top-level array.
+  private static func decodeElement<T: Decodable>(
+    _ type: T.Type, from bytes: UnsafeRawBufferPointer, place: RecordPlace,
+    with decoder: RecordDecoder
   ) throws -> T {
     do {
-      return try decodeRecord(type, from: bytes) { options in
-        options.parseOptions.remove(.permitTextAfterValidJSON)
-        options.maxDepth = Swift.min(options.maxDepth, JSONValue.maxDepthLimit) - 1
-      }
+      return try decoder.decode(type, from: bytes)
     } catch let error as DecodingError {
       throw place.relocate(error)
     }

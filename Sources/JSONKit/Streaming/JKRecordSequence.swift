@@ -17,32 +17,33 @@
 /// can be iterated only once gives its records only once.
 public struct JKRecordSequence<Element>: AsyncSequence {
   private let makeReader: () -> any RecordProducing
-  private let read: (UnsafeRawBufferPointer, RecordPlace) throws -> Element?
+  private let makeRead: () -> RecordRead
 
-  /// `read` makes a record's element, or `nil` for a record that is
-  /// skipped (a blank line).
+  /// What makes a record's element, or `nil` for a record that is skipped
+  /// (a blank line): one per iteration, which may keep what serves the
+  /// next record.
+  typealias RecordRead = (UnsafeRawBufferPointer, RecordPlace) throws -> Element?
+
+  /// Records framed by the reader that `makeReader` makes, read by the
+  /// function that `makeRead` makes; each iteration makes its own.
   init(
-    makeReader: @escaping () -> any RecordProducing,
-    read: @escaping (UnsafeRawBufferPointer, RecordPlace) throws -> Element?
+    makeReader: @escaping () -> any RecordProducing, makeRead: @escaping () -> RecordRead
   ) {
     self.makeReader = makeReader
-    self.read = read
+    self.makeRead = makeRead
   }
 
   /// Starts reading the stream.
   public func makeAsyncIterator() -> AsyncIterator {
-    AsyncIterator(reader: makeReader(), read: read)
+    AsyncIterator(reader: makeReader(), read: makeRead())
   }
 
   /// Reads a stream's records one at a time.
   public struct AsyncIterator: AsyncIteratorProtocol {
     private let reader: any RecordProducing
-    private let read: (UnsafeRawBufferPointer, RecordPlace) throws -> Element?
+    private let read: RecordRead
 
-    fileprivate init(
-      reader: any RecordProducing,
-      read: @escaping (UnsafeRawBufferPointer, RecordPlace) throws -> Element?
-    ) {
+    fileprivate init(reader: any RecordProducing, read: @escaping RecordRead) {
       self.reader = reader
       self.read = read
     }
@@ -77,26 +78,26 @@ extension JKRecordSequence {
   /// The records of `chunks`, framed by `framer`.
   init<Chunks: AsyncSequence, Framer: RecordFramer>(
     chunks: Chunks, framer: Framer, maxRecordSize: Int,
-    read: @escaping (UnsafeRawBufferPointer, RecordPlace) throws -> Element?
+    makeRead: @escaping () -> RecordRead
   ) where Chunks.Element: Sequence, Chunks.Element.Element == UInt8 {
     self.init(
       makeReader: {
         RecordReader(
           source: ChunkSequenceSource<Chunks>(iterator: chunks.makeAsyncIterator()),
           framer: framer, limit: maxRecordSize)
-      }, read: read)
+      }, makeRead: makeRead)
   }
 
   /// The records of `bytes`, framed by `framer`.
   init<Bytes: AsyncSequence, Framer: RecordFramer>(
     bytes: Bytes, framer: Framer, maxRecordSize: Int,
-    read: @escaping (UnsafeRawBufferPointer, RecordPlace) throws -> Element?
+    makeRead: @escaping () -> RecordRead
   ) where Bytes.Element == UInt8 {
     self.init(
       makeReader: {
         RecordReader(
           source: ByteSequenceSource<Bytes>(iterator: bytes.makeAsyncIterator()),
           framer: framer, limit: maxRecordSize)
-      }, read: read)
+      }, makeRead: makeRead)
   }
 }

@@ -26,7 +26,7 @@ extension JSONValue {
   ) -> JKRecordSequence<JSONValue>
   where Chunks.Element: Sequence, Chunks.Element.Element == UInt8 {
     JKRecordSequence(chunks: chunks, framer: LineFramer(), maxRecordSize: maxRecordSize) {
-      try line(from: $0, place: $1, options: options, maxDepth: maxDepth)
+      { try line(from: $0, place: $1, options: options, maxDepth: maxDepth) }
     }
   }
 
@@ -38,7 +38,7 @@ extension JSONValue {
     maxRecordSize: Int = 64 << 20
   ) -> JKRecordSequence<JSONValue> where Bytes.Element == UInt8 {
     JKRecordSequence(bytes: bytes, framer: LineFramer(), maxRecordSize: maxRecordSize) {
-      try line(from: $0, place: $1, options: options, maxDepth: maxDepth)
+      { try line(from: $0, place: $1, options: options, maxDepth: maxDepth) }
     }
   }
 
@@ -71,7 +71,7 @@ extension JSONValue {
     JKRecordSequence(
       chunks: chunks, framer: ArrayElementFramer(options: options, maxDepth: maxDepth),
       maxRecordSize: maxRecordSize
-    ) { try element(from: $0, place: $1, options: options, maxDepth: maxDepth) }
+    ) { { try element(from: $0, place: $1, options: options, maxDepth: maxDepth) } }
   }
 
   /// The elements of one top-level JSON array from an async sequence of
@@ -83,7 +83,7 @@ extension JSONValue {
     JKRecordSequence(
       bytes: bytes, framer: ArrayElementFramer(options: options, maxDepth: maxDepth),
       maxRecordSize: maxRecordSize
-    ) { try element(from: $0, place: $1, options: options, maxDepth: maxDepth) }
+    ) { { try element(from: $0, place: $1, options: options, maxDepth: maxDepth) } }
   }
 
   /// One JSON Lines record, or `nil` for a line holding no value.

@@ -1,0 +1,72 @@
+/// Decodes the records of one stream (JSON Lines, or the elements of one
+/// top-level array), each a document of its own, with one scan context and
+/// one session for all of them.
+///
+/// A record of a hundred bytes decodes in a few thousand instructions, and
+/// making a session, taking a scan context from the pool and copying the
+/// decoder's options would cost nearly as much again per record: here each
+/// record scans into the context the last one used and the session begins
+/// the new document (``DecodingSession/beginDocument(input:)``). A session
+/// that a decoded value kept (a model that stores its decoder) keeps its
+/// context for good, as after any decode, and the next record starts
+/// afresh; so does a record that grew the context's buffers or key cache
+/// past what a pool keeps, which goes back to the pool to be trimmed, so
+/// that memory stays bounded by the largest record.
+///
+/// One stream's reader uses it, one record at a time.
+final class RecordDecoder {
+  private let options: JKDecoder.Options
+  private let configuration: ScanConfiguration
+  /// The session of the record before, free for the next one; nil before
+  /// the first record and after one that left it unfit to reuse.
+  private var session: DecodingSession?
+
+  /// Records decoded with `options`.
+  init(options: JKDecoder.Options) {
+    self.options = options
+    configuration = JKDecoder.scanConfiguration(options)
+  }
+
+  deinit {
+    if let session { Self.giveBack(session) }
+  }
+
+  /// Decodes `type` from one record's UTF-8 `bytes`, which are valid for
+  /// the call only.
+  func decode<T: Decodable>(_ type: T.Type, from bytes: UnsafeRawBufferPointer) throws -> T {
+    let text = InputText(utf8: bytes)
+    let context = session?.context ?? ScanContextPool.shared.take()
+    let input: UnsafeRawBufferPointer
+    do {
+      input = try JKDecoder.scan(text, into: context, options, configuration)
+    } catch {
+      if session == nil { ScanContextPool.shared.give(context) }
+      throw error
+    }
+    var current: DecodingSession
+    if let idle = session {
+      idle.beginDocument(input: input)
+      current = idle
+    } else {
+      current = DecodingSession(context: context, input: input, options: options)
+    }
+    // The record's session is held here alone while it decodes.
+    session = nil
+    defer {
+      if DecodingSession.endDecode(&current) {
+        if context.state.outgrewKept {
+          Self.giveBack(current)
+        } else {
+          session = current
+        }
+      }
+    }
+    return try current.decodeDocument(text) { try $0.session.unwrap(type, at: 0, path: []) }
+  }
+
+  /// Gives a free session's storage and scan context back to the pool.
+  private static func giveBack(_ session: DecodingSession) {
+    session.giveBackStorage()
+    ScanContextPool.shared.give(session.context)
+  }
+}
