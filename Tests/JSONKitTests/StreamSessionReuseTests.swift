@@ -60,6 +60,75 @@ struct StreamSessionReuseTests {
     }
   }
 
+  /// Keeps its keyed container, and reads its `value` through it only when
+  /// asked, after the stream has moved on.
+  private struct KeepsContainer: Decodable {
+    let id: Int
+    let container: KeyedDecodingContainer<CodingKeys>
+
+    enum CodingKeys: String, CodingKey { case id, value }
+
+    init(from decoder: any Decoder) throws {
+      container = try decoder.container(keyedBy: CodingKeys.self)
+      id = try container.decode(Int.self, forKey: .id)
+    }
+
+    func value() throws -> String { try container.decode(String.self, forKey: .value) }
+  }
+
+  /// A tree whose nodes share one key type, so that a record holds several
+  /// containers of it at once.
+  private struct Node: Decodable, Equatable {
+    let name: String
+    let children: [Node]
+  }
+
+  @Test(
+    "A record whose model keeps its keyed container keeps its own values while later records decode"
+  )
+  func keptContainerKeepsItsRecord() async throws {
+    // Every third record keeps its container; the others let it go, so that
+    // the stream gives containers out again between kept ones.
+    struct Mixed: Decodable {
+      let kept: KeepsContainer?
+      let plain: Record?
+      init(from decoder: any Decoder) throws {
+        let id = try decoder.container(keyedBy: KeepsContainer.CodingKeys.self)
+          .decode(Int.self, forKey: .id)
+        kept = id % 3 == 0 ? try KeepsContainer(from: decoder) : nil
+        plain = id % 3 == 0 ? nil : try Record(from: decoder)
+      }
+    }
+    let lines = (0..<60).map { #"{"id":\#($0),"value":"v\#($0)"}"# }
+    for records in try await everyWay(Mixed.self, lines) {
+      #expect(records.count == 60)
+      for (index, record) in records.enumerated() {
+        if let kept = record.kept {
+          #expect(kept.id == index)
+          #expect(try kept.value() == "v\(index)")
+        } else {
+          #expect(record.plain == Record(id: index, value: "v\(index)"))
+        }
+      }
+    }
+  }
+
+  @Test("Trees of one key type decode record after record as Foundation decodes each line")
+  func nestedContainersOfOneKeyType() async throws {
+    var generator = SplitMix64(seed: 5)
+    func node(_ depth: Int) -> String {
+      let count = depth == 0 ? 0 : Int(generator.next() % 4)
+      let children = (0..<count).map { _ in node(depth - 1) }
+      return
+        #"{"name":"n\#(generator.next() % 100)","children":[\#(children.joined(separator: ","))]}"#
+    }
+    let lines = (0..<80).map { _ in node(Int(generator.next() % 5)) }
+    let expected = try lines.map { try JSONDecoder().decode(Node.self, from: Data($0.utf8)) }
+    for records in try await everyWay(Node.self, lines) {
+      #expect(records == expected)
+    }
+  }
+
   @Test(
     "Records that bring new keys, shared names and duplicates decode as Foundation decodes each line"
   )

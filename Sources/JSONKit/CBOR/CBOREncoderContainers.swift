@@ -177,7 +177,7 @@ final class CBORKeyedContainerMaker<Key: CodingKey>: SpareKeyedContainer {
   func container(_ session: CBOREncodingSession, _ container: Int) -> KeyedEncodingContainer<Key> {
     self.container(
       KeyedEncodingContainer<Key>.self, for: container, in: &session.keyedContainerMaps,
-      keeps: session.keepsSpareContainers
+      of: session, keeps: session.keepsSpareContainers
     ) { KeyedEncodingContainer(CBORKeyedContainer<Key>(session: session, slot: $0)) }
   }
 }

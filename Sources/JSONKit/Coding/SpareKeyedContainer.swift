@@ -29,6 +29,9 @@ class SpareKeyedContainer {
   private let spare: UnsafeMutablePointer<AnyObject?>
   /// The slot of the spare container in its session, or -1.
   @exclusivity(unchecked) private var spareSlot = -1
+  /// The session the spare container holds (whose slot it reads), by
+  /// identity.
+  @exclusivity(unchecked) private var spareOwner: ObjectIdentifier?
   /// Whether a container was made since the spare was last let go of:
   /// only a second one of its key type in one session is kept, since
   /// keeping one costs a look-up of the container type's metadata, which
@@ -60,11 +63,11 @@ class SpareKeyedContainer {
   /// A container of type `Container` over the object that `state` gives:
   /// the spare, its slot in `slots` set to `state`, when no code but this
   /// holds it; otherwise a new one, made by `make` for a new slot of
-  /// `slots`, and kept as the spare when `keeps`.
+  /// `slots` of the session `owner`, and kept as the spare when `keeps`.
   @inline(__always)
   final func container<Container, State>(
-    _ type: Container.Type, for state: State, in slots: inout [State], keeps: Bool,
-    make: (_ slot: Int) -> Container
+    _ type: Container.Type, for state: State, in slots: inout [State], of owner: AnyObject,
+    keeps: Bool, make: (_ slot: Int) -> Container
   ) -> Container {
     if let slot = freeSpareSlot() {
       slots[slot] = state
@@ -75,7 +78,7 @@ class SpareKeyedContainer {
     if slots.capacity == 0 { slots.reserveCapacity(16) }
     slots.append(state)
     let made = make(slot)
-    if keeps && hasMadeOne { keep(made, slot: slot) }
+    if keeps && hasMadeOne { keep(made, slot: slot, owner: ObjectIdentifier(owner)) }
     hasMadeOne = true
     return made
   }
@@ -104,13 +107,14 @@ class SpareKeyedContainer {
   /// container's type and written, and released only after, so that no
   /// store through one type can be ordered around one through the other;
   /// the memory is then bound back to the reference it is read as.
-  private func keep<Container>(_ container: Container, slot: Int) {
+  private func keep<Container>(_ container: Container, slot: Int, owner: ObjectIdentifier) {
     guard Self.canTellIfHeld else { return }
     let old = spare.move()
     UnsafeMutableRawPointer(spare).bindMemory(to: Container.self, capacity: 1)
       .initialize(to: container)
     UnsafeMutableRawPointer(spare).bindMemory(to: AnyObject?.self, capacity: 1)
     spareSlot = slot
+    spareOwner = owner
     withExtendedLifetime(old) {}
   }
 
@@ -118,6 +122,18 @@ class SpareKeyedContainer {
   final func dropSpare() {
     spare.pointee = nil
     spareSlot = -1
+    spareOwner = nil
     hasMadeOne = false
+  }
+
+  /// The slot of the spare container, -1 for none, or nil when code other
+  /// than this holds it or it belongs to a session other than `owner`: a
+  /// spare that this answers for holds `owner` exactly once (a container
+  /// holds its session and its slot, nothing else).
+  final func freeSpare(of owner: ObjectIdentifier) -> Int? {
+    guard spareSlot >= 0 else { return -1 }
+    guard Self.canTellIfHeld, spareOwner == owner, isKnownUniquelyReferenced(&spare.pointee)
+    else { return nil }
+    return spareSlot
   }
 }

@@ -72,9 +72,15 @@ final class DecodingSession {
     keyedLookup.beginDocument(
       entries: entries, count: absentIndex, keys: tape.keys, context: context)
     codingPaths.beginDocument(entries: entries, count: absentIndex, keys: tape.keys)
-    keyedObjects.removeAll(keepingCapacity: true)
+    // The slots of the spare containers kept from the document before stay,
+    // each set again when its container is given out.
+    keyedObjects.removeSubrange(Swift.min(spareSlotsEnd, keyedObjects.count)...)
     keepsSpareContainers = true
   }
+
+  /// The slots of ``keyedObjects`` below this are read by the spare
+  /// containers that ``endRecord(_:)`` kept for the next document.
+  @exclusivity(unchecked) private var spareSlotsEnd = 0
 
   /// The check of unknown keys for a document of `count` entries, when
   /// `options` reject them.
@@ -251,10 +257,40 @@ final class DecodingSession {
     return false
   }
 
+  /// Ends the decode of a stream's record as ``endDecode(_:)`` does, but
+  /// keeps the containers the makers give out again for the next record
+  /// when the session is free: so that a record's keyed containers are
+  /// made once per stream, not once per record.
+  ///
+  /// The session is free when nothing holds it but `session` and the spare
+  /// containers, each of which, held by nothing but its maker, holds it
+  /// exactly once (``KeyTypes/freeSpares(of:)``): with those references
+  /// set aside for a moment (the caller's keeps it alive), it must be
+  /// uniquely referenced. Otherwise a decoder or container of the record
+  /// is still held, and the session ends as after any decode.
+  static func endRecord(_ session: inout DecodingSession) -> Bool {
+    let owner = ObjectIdentifier(session)
+    if session.keepsSpareContainers,
+      let spares = session.keyTables.keyTypes.freeSpares(of: owner)
+    {
+      let unmanaged = Unmanaged.passUnretained(session)
+      for _ in 0..<spares.count { unmanaged.release() }
+      let isFree = isKnownUniquelyReferenced(&session)
+      for _ in 0..<spares.count { _ = unmanaged.retain() }
+      if isFree {
+        session.spareSlotsEnd = spares.slotsEnd
+        return true
+      }
+    }
+    session.spareSlotsEnd = 0
+    return endDecode(&session)
+  }
+
   /// Gives the storage of ``keyedObjects`` to the scan context's tables for
   /// the next session: called when a decode ends and no decoder or
   /// container of this session is left.
   func giveBackStorage() {
+    spareSlotsEnd = 0
     keyedObjects.removeAll(keepingCapacity: true)
     swap(&keyedObjects, &keyTables.spareKeyedObjects)
   }

@@ -15,7 +15,7 @@ class KeyedContainerMaker<Key: CodingKey>: SpareKeyedContainer {
     let state = KeyedObjectState(decoder, keyType: keyType)
     return container(
       KeyedDecodingContainer<Key>.self, for: state, in: &session.keyedObjects,
-      keeps: session.keepsSpareContainers
+      of: session, keeps: session.keepsSpareContainers
     ) { make(session, slot: $0) }
   }
 

@@ -6,7 +6,9 @@
 /// making a session, taking a scan context from the pool and copying the
 /// decoder's options would cost nearly as much again per record: here each
 /// record scans into the context the last one used and the session begins
-/// the new document (``DecodingSession/beginDocument(input:)``). A session
+/// the new document (``DecodingSession/beginDocument(input:)``), with the
+/// keyed containers of the record before given out again
+/// (``DecodingSession/endRecord(_:)``). A session
 /// that a decoded value kept (a model that stores its decoder) keeps its
 /// context for good, as after any decode, and the next record starts
 /// afresh; so does a record that grew the context's buffers or key cache
@@ -53,7 +55,7 @@ final class RecordDecoder {
     // The record's session is held here alone while it decodes.
     session = nil
     defer {
-      if DecodingSession.endDecode(&current) {
+      if DecodingSession.endRecord(&current) {
         if context.state.outgrewKept {
           Self.giveBack(current)
         } else {
@@ -64,8 +66,10 @@ final class RecordDecoder {
     return try current.decodeDocument(text) { try $0.session.unwrap(type, at: 0, path: []) }
   }
 
-  /// Gives a free session's storage and scan context back to the pool.
+  /// Gives a free session's storage and scan context back to the pool,
+  /// with the spare containers it kept let go of.
   private static func giveBack(_ session: DecodingSession) {
+    session.dropSpareContainers()
     session.giveBackStorage()
     ScanContextPool.shared.give(session.context)
   }

@@ -15,7 +15,7 @@ class KeyedEncodingContainerMaker<Key: CodingKey>: SpareKeyedContainer {
   {
     self.container(
       KeyedEncodingContainer<Key>.self, for: container, in: &session.keyedContainerObjects,
-      keeps: session.keepsSpareContainers
+      of: session, keeps: session.keepsSpareContainers
     ) { make(session, slot: $0) }
   }
 
