@@ -244,6 +244,25 @@ struct StreamSessionReuseTests {
     }
   }
 
+  @Test("JSONValue streams give each record's own value, across keys that outgrow the key cache")
+  func valueStreamsAcrossTheKeyCacheLimit() async throws {
+    let lines = (0..<70).map { record in
+      "{"
+        + (0..<1_000).map { #""v\#(record)k\#($0)":[\#($0),"s\#(record)"]"# }.joined(separator: ",")
+        + "}"
+    }
+    let expected = try lines.map { try JSONValue(parsing: $0) }
+    let text = Array((lines.joined(separator: "\n") + "\n").utf8)
+    let array = Array(("[" + lines.joined(separator: ",") + "]").utf8)
+    let fromLines = await StreamOutcome(JSONValue.lines(from: ChunkedBytes(text, every: 4096)))
+    let fromArray = await StreamOutcome(
+      JSONValue.arrayElements(from: ChunkedBytes(array, every: 4096)))
+    #expect(fromLines.error == nil)
+    #expect(fromArray.error == nil)
+    #expect(fromLines.elements == expected)
+    #expect(fromArray.elements == expected)
+  }
+
   @Test("A sequence reads with the options its decoder had when it was made")
   func optionsAreThoseOfTheSequencesMaking() async throws {
     struct Snake: Decodable, Equatable { let userName: String }

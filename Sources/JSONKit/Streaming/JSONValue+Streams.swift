@@ -26,7 +26,8 @@ extension JSONValue {
   ) -> JKRecordSequence<JSONValue>
   where Chunks.Element: Sequence, Chunks.Element.Element == UInt8 {
     JKRecordSequence(chunks: chunks, framer: LineFramer(), maxRecordSize: maxRecordSize) {
-      { try line(from: $0, place: $1, options: options, maxDepth: maxDepth) }
+      let parser = ValueRecordParser()
+      return { try line(from: $0, place: $1, options: options, maxDepth: maxDepth, with: parser) }
     }
   }
 
@@ -38,7 +39,8 @@ extension JSONValue {
     maxRecordSize: Int = 64 << 20
   ) -> JKRecordSequence<JSONValue> where Bytes.Element == UInt8 {
     JKRecordSequence(bytes: bytes, framer: LineFramer(), maxRecordSize: maxRecordSize) {
-      { try line(from: $0, place: $1, options: options, maxDepth: maxDepth) }
+      let parser = ValueRecordParser()
+      return { try line(from: $0, place: $1, options: options, maxDepth: maxDepth, with: parser) }
     }
   }
 
@@ -71,7 +73,12 @@ extension JSONValue {
     JKRecordSequence(
       chunks: chunks, framer: ArrayElementFramer(options: options, maxDepth: maxDepth),
       maxRecordSize: maxRecordSize
-    ) { { try element(from: $0, place: $1, options: options, maxDepth: maxDepth) } }
+    ) {
+      let parser = ValueRecordParser()
+      return {
+        try element(from: $0, place: $1, options: options, maxDepth: maxDepth, with: parser)
+      }
+    }
   }
 
   /// The elements of one top-level JSON array from an async sequence of
@@ -83,16 +90,24 @@ extension JSONValue {
     JKRecordSequence(
       bytes: bytes, framer: ArrayElementFramer(options: options, maxDepth: maxDepth),
       maxRecordSize: maxRecordSize
-    ) { { try element(from: $0, place: $1, options: options, maxDepth: maxDepth) } }
+    ) {
+      let parser = ValueRecordParser()
+      return {
+        try element(from: $0, place: $1, options: options, maxDepth: maxDepth, with: parser)
+      }
+    }
   }
 
   /// One JSON Lines record, or `nil` for a line holding no value.
   private static func line(
     from bytes: UnsafeRawBufferPointer, place: RecordPlace, options: JKParseOptions,
-    maxDepth: Int
+    maxDepth: Int, with parser: ValueRecordParser
   ) throws(JKParseError) -> JSONValue? {
+    if LineFramer.isBlank(bytes) { return nil }
     do {
-      return try jsonLinesRecord(bytes, options: options, maxDepth: maxDepth)
+      return try parser.parse(bytes, options: options, maxDepth: maxDepth)
+    } catch  where error.kind == .emptyInput {
+      return nil
     } catch {
       throw place.relocate(error)
     }
@@ -132,14 +147,44 @@ extension JSONValue {
   /// text after it, as the whole array would be.
   private static func element(
     from bytes: UnsafeRawBufferPointer, place: RecordPlace, options: JKParseOptions,
-    maxDepth: Int
+    maxDepth: Int, with parser: ValueRecordParser
   ) throws(JKParseError) -> JSONValue {
     do {
-      return try JSONValue(
-        parsingUTF8: bytes, options: options.subtracting(.permitTextAfterValidJSON),
-        maxDepth: Swift.min(maxDepth, maxDepthLimit) - 1)
+      return try parser.parse(
+        bytes, options: options.subtracting(.permitTextAfterValidJSON),
+        maxDepth: Swift.max(Swift.min(maxDepth, maxDepthLimit), 1) - 1)
     } catch {
       throw place.relocate(error)
     }
+  }
+}
+
+/// Parses the records of one stream into values with one scan context for
+/// all of them, taken from the pool at the first record and given back
+/// when the stream's reader goes away, or as soon as a record grew the
+/// context's buffers or key cache past what the pool keeps (so that memory
+/// stays bounded by the largest record). One stream's reader uses it, one
+/// record at a time.
+final class ValueRecordParser {
+  private var context: ScanContext?
+
+  deinit {
+    if let context { ScanContextPool.shared.give(context) }
+  }
+
+  /// The value of one record's UTF-8 `bytes`, as
+  /// `JSONValue(parsingUTF8:options:maxDepth:)` reads it.
+  func parse(_ bytes: UnsafeRawBufferPointer, options: JKParseOptions, maxDepth: Int)
+    throws(JKParseError) -> JSONValue
+  {
+    let context = self.context ?? ScanContextPool.shared.take()
+    self.context = context
+    defer {
+      if context.state.outgrewKept {
+        ScanContextPool.shared.give(context)
+        self.context = nil
+      }
+    }
+    return try JSONValue.parse(utf8: bytes, options: options, maxDepth: maxDepth, with: context)
   }
 }

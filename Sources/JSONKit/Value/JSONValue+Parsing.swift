@@ -77,6 +77,22 @@ extension JSONValue {
     self = try Self.parse(InputText(utf8: bytes), options: options, maxDepth: maxDepth)
   }
 
+  /// Parses UTF-8 text as it is, as ``init(parsingUTF8:options:maxDepth:)``
+  /// does, with the scan context `context` that the caller holds (a
+  /// stream's, kept from one record to the next) rather than one taken
+  /// from the pool.
+  static func parse(
+    utf8 bytes: UnsafeRawBufferPointer, options: JKParseOptions, maxDepth: Int,
+    with context: ScanContext
+  ) throws(JKParseError) -> JSONValue {
+    let text = InputText(utf8: bytes)
+    let configuration = configuration(options, maxDepth)
+    try text.scan(into: context, configuration: configuration)
+    return try build(
+      Tape(context: context, input: bytes), text: text,
+      mayHoldBigIntegers: configuration.allowsBigIntegers)
+  }
+
   /// Checks UTF-8 text as it is, never taken for gzip or another encoding,
   /// without building any value.
   static func validate(utf8 bytes: UnsafeRawBufferPointer, options: JKParseOptions, maxDepth: Int)
