@@ -12,10 +12,21 @@ struct ByteStringTable {
 
   /// Open-addressed table of `id + 1`, 0 meaning empty; its size is a power
   /// of two, and at most half of it is used.
-  private var slots = [UInt32](repeating: 0, count: 64)
+  private var slots: [UInt32]
   private var spans: [Span] = []
   /// Every string's bytes, end to end.
   private var bytes: [UInt8] = []
+
+  init() {
+    slots = [UInt32](repeating: 0, count: 64)
+  }
+
+  /// A table with no storage of its own, for a state that is never scanned
+  /// into (``ScanState/placeholder``): copying it takes no reference that
+  /// is counted. Nothing may be added to it.
+  init(unallocated: Void) {
+    slots = []
+  }
 
   /// The number of strings.
   var count: Int { spans.count }

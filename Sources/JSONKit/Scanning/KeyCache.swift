@@ -7,7 +7,7 @@
 /// hashes collide still get distinct ids.
 struct KeyCache {
   /// Every key's bytes, by id.
-  private var table = ByteStringTable()
+  private var table: ByteStringTable
   /// Per id: the key that followed it, and whether it is verbatim.
   private var records: [Record] = []
   /// The id of the key interned last in the current document, or `noKey`.
@@ -43,7 +43,16 @@ struct KeyCache {
   /// key not yet followed by one.
   static let noKey = UInt32.max
 
-  init() {}
+  init() {
+    table = ByteStringTable()
+  }
+
+  /// A cache with no storage of its own, for a state that is never scanned
+  /// into (``ScanState/placeholder``): copying it takes no reference that
+  /// is counted. Nothing may be interned in it.
+  init(unallocated: Void) {
+    table = ByteStringTable(unallocated: ())
+  }
 
   /// The number of distinct keys.
   var count: Int { strings.count }

@@ -866,8 +866,12 @@ struct ScanFailure: Error {
 extension ScanState {
   /// A state that is never scanned into, swapped into a context while the
   /// context's own state is being scanned into (so the scan owns it uniquely
-  /// and never copies the key cache). It is shared, and never mutated.
+  /// and never copies the key cache). It is shared, and never mutated; its
+  /// arrays are the standard library's empty ones, whose references are not
+  /// counted, so that the copy each scan makes of it costs no atomic
+  /// operation (a stream scans one small record after another).
   nonisolated(unsafe) static let placeholder = ScanState(
     tape: GrowableBuffer(capacity: 1), arena: GrowableBuffer(capacity: 1),
-    stack: GrowableBuffer(capacity: 1), keyStack: GrowableBuffer(capacity: 1))
+    stack: GrowableBuffer(capacity: 1), keyStack: GrowableBuffer(capacity: 1),
+    keys: KeyCache(unallocated: ()))
 }

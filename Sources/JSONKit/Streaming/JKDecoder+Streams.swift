@@ -22,9 +22,6 @@ extension JKDecoder {
     let decoder = RecordDecoder(options: withOptions { $0 })
     return try data.withUnsafeBytes { bytes in
       var records: [T] = []
-      // Room for every line at once: growing the array record by record
-      // would copy it again and again.
-      records.reserveCapacity(LineFramer.lineCount(in: bytes))
       var start = 0
       var line = 1
       while start < bytes.count {

@@ -47,14 +47,6 @@ struct LineFramer: RecordFramer {
     return UnsafeRawPointer(found) - base
   }
 
-  /// The number of lines in `bytes`: its `\n`s, and one more for a last
-  /// line without one.
-  static func lineCount(in bytes: UnsafeRawBufferPointer) -> Int {
-    var count = 0
-    for byte in bytes where byte == 0x0A { count += 1 }
-    return bytes.last.map { $0 == 0x0A ? count : count + 1 } ?? 0
-  }
-
   /// Whether a line holds only spaces, tabs and carriage returns, and so
   /// is skipped without being scanned.
   static func isBlank(_ bytes: UnsafeRawBufferPointer) -> Bool {
