@@ -50,7 +50,8 @@ extension JKDecoder {
   /// The chunks may split the text anywhere, even inside a character or
   /// an escape; records decode exactly as if they had arrived whole. The
   /// lines' rules are those of ``decodeLines(_:from:)-(_,Data)``; the key
-  /// cache serves every record.
+  /// cache serves every record. The decoder's options are read when this is
+  /// called: changing them afterwards does not change the sequence.
   ///
   /// - Parameters:
   ///   - type: the type of each record.
@@ -92,8 +93,8 @@ extension JKDecoder {
   /// The stream must hold exactly one array, with only whitespace around
   /// it (and comments with `.comments`); anything else, text after the
   /// array included, is an error. Each element is read with every rule and
-  /// option of the decoder; `.permitTextAfterValidJSON` applies after the
-  /// array, not inside it.
+  /// option of the decoder, as they are when this is called;
+  /// `.permitTextAfterValidJSON` applies after the array, not inside it.
   ///
   /// - Parameters:
   ///   - type: the type of each element.
