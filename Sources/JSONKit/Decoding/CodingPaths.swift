@@ -77,6 +77,12 @@ struct CodingPaths {
     if !pathHints.isEmpty { pathHints.removeAll(keepingCapacity: true) }
   }
 
+  /// Lets go of the keys of the document just decoded (see
+  /// ``DecodingSession/setAsideDocument()``).
+  mutating func setAsideDocument() {
+    keys = []
+  }
+
   /// Frees the stack of descent keys.
   mutating func deallocate() {
     descentKeys.pointee.deallocate()

@@ -82,6 +82,18 @@ final class DecodingSession {
   /// containers that ``endRecord(_:)`` kept for the next document.
   @exclusivity(unchecked) private var spareSlotsEnd = 0
 
+  /// Lets go, between a stream's records, of the arrays the session shares
+  /// with its scan context's key cache and name tables (the keys as
+  /// written, their names): a record that brings new keys then adds them
+  /// in place, where a shared array would be copied whole, which would make
+  /// a stream of records with ever new keys take quadratic time.
+  /// ``beginDocument(input:)`` takes them again.
+  private func setAsideDocument() {
+    tape = tape.droppingKeys
+    keyedLookup.setAsideDocument()
+    codingPaths.setAsideDocument()
+  }
+
   /// The check of unknown keys for a document of `count` entries, when
   /// `options` reject them.
   private static func unknownKeyCheck(_ options: JKDecoder.Options, count: Int)
@@ -279,6 +291,7 @@ final class DecodingSession {
       for _ in 0..<spares.count { _ = unmanaged.retain() }
       if isFree {
         session.spareSlotsEnd = spares.slotsEnd
+        session.setAsideDocument()
         return true
       }
     }

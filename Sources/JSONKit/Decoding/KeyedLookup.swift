@@ -70,6 +70,16 @@ final class KeyedLookup {
     beginDocument(entries: entries, count: count, keys: keys, context: context)
   }
 
+  /// Lets go of the key names and the custom names of the document just
+  /// decoded, which share storage with the scan context's tables, so that
+  /// the next document's new keys are named in place rather than in a copy
+  /// (see ``DecodingSession/setAsideDocument()``).
+  func setAsideDocument() {
+    names = KeyNames(naming: naming)
+    hasSharedNames = false
+    custom = nil
+  }
+
   /// Readies lookups in the next document scanned into `context` (a
   /// stream's next record): its `count` entries at `entries`, whose keys
   /// are `keys`. Nothing found in the document before is kept.
@@ -83,8 +93,9 @@ final class KeyedLookup {
     hints.initialize(repeating: -1, count: 3 * Swift.min(count, KeyTables.hintSlots))
     keyTables.memberTables.removeAll()
     // The scan adds keys to the cache, never changes one (a cache that is
-    // emptied goes with its context's tables and sessions), so names are
-    // made only for a document that brought new keys.
+    // emptied goes with its context's tables and sessions), so the names
+    // are taken again only when they were set aside or the document brought
+    // new keys.
     if names.count != context.state.keys.count {
       names = keyTables.names(naming, updatedFrom: context.state.keys)
       hasSharedNames = names.hasSharedNames

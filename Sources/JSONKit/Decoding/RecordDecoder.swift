@@ -42,7 +42,16 @@ final class RecordDecoder {
     do {
       input = try JKDecoder.scan(text, into: context, options, configuration)
     } catch {
-      if session == nil { ScanContextPool.shared.give(context) }
+      // A record that fails to scan may have grown the buffers as much as
+      // one that scans; they go back to the pool to be trimmed just the same.
+      if let idle = session {
+        if context.state.outgrewKept {
+          session = nil
+          Self.giveBack(idle)
+        }
+      } else {
+        ScanContextPool.shared.give(context)
+      }
       throw error
     }
     var current: DecodingSession

@@ -13,6 +13,24 @@ struct Tape {
   /// Per key id, the key as a `String`.
   let keys: [String]
 
+  /// The same view without the keys, for a holder that keeps it between
+  /// documents: so that the next scan adds to the key cache's array in
+  /// place rather than copying it because the view shares it.
+  var droppingKeys: Tape {
+    Tape(entries: entries, count: count, input: input, arena: arena, keys: [])
+  }
+
+  private init(
+    entries: UnsafePointer<TapeEntry>, count: Int, input: UnsafeRawBufferPointer,
+    arena: UnsafePointer<UInt8>, keys: [String]
+  ) {
+    self.entries = entries
+    self.count = count
+    self.input = input
+    self.arena = arena
+    self.keys = keys
+  }
+
   /// The view of what `context` holds after scanning `input`.
   init(context: ScanContext, input: UnsafeRawBufferPointer) {
     entries = UnsafePointer(context.state.tape.base)
