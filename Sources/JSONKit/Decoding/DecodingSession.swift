@@ -82,12 +82,13 @@ final class DecodingSession {
   /// containers that ``endRecord(_:)`` kept for the next document.
   @exclusivity(unchecked) private var spareSlotsEnd = 0
 
-  /// Lets go, between a stream's records, of the arrays the session shares
-  /// with its scan context's key cache and name tables (the keys as
-  /// written, their names): a record that brings new keys then adds them
-  /// in place, where a shared array would be copied whole, which would make
-  /// a stream of records with ever new keys take quadratic time.
-  /// ``beginDocument(input:)`` takes them again.
+  /// Lets go, between a stream's records, of the array of keys as written
+  /// that the session shares with its scan context's key cache: a record
+  /// that brings new keys then adds them in place, where a shared array
+  /// would be copied whole, which would make a stream of records with ever
+  /// new keys take quadratic time. ``beginDocument(input:)`` takes it
+  /// again (and lets go of the key names before naming new keys, for the
+  /// same reason).
   private func setAsideDocument() {
     tape = tape.droppingKeys
     keyedLookup.setAsideDocument()

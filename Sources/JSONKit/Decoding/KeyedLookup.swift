@@ -70,13 +70,10 @@ final class KeyedLookup {
     beginDocument(entries: entries, count: count, keys: keys, context: context)
   }
 
-  /// Lets go of the key names and the custom names of the document just
-  /// decoded, which share storage with the scan context's tables, so that
-  /// the next document's new keys are named in place rather than in a copy
-  /// (see ``DecodingSession/setAsideDocument()``).
+  /// Lets go of the custom names of the document just decoded, which hold
+  /// the key cache's array of keys (see
+  /// ``DecodingSession/setAsideDocument()``).
   func setAsideDocument() {
-    names = KeyNames(naming: naming)
-    hasSharedNames = false
     custom = nil
   }
 
@@ -93,10 +90,12 @@ final class KeyedLookup {
     hints.initialize(repeating: -1, count: 3 * Swift.min(count, KeyTables.hintSlots))
     keyTables.memberTables.removeAll()
     // The scan adds keys to the cache, never changes one (a cache that is
-    // emptied goes with its context's tables and sessions), so the names
-    // are taken again only when they were set aside or the document brought
-    // new keys.
+    // emptied goes with its context's tables and sessions), so names are
+    // made only for a document that brought new keys; the names held here
+    // are let go of first, so that the tables name them in place rather
+    // than in a copy of everything named so far.
     if names.count != context.state.keys.count {
+      names = KeyNames(naming: naming)
       names = keyTables.names(naming, updatedFrom: context.state.keys)
       hasSharedNames = names.hasSharedNames
     }
