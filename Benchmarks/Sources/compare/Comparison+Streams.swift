@@ -22,25 +22,38 @@ extension Comparison {
     if options.includes("streams/memory"), MemoryProbe.available {
       let size =
         ProcessInfo.processInfo.environment["JSONKIT_STREAM_BYTES"].flatMap { Int($0) } ?? 1 << 30
+      let small = try StreamSample.small(count: 2_000)
       var table = MarkdownTable(
-        "1 GiB generated on the fly", "records", "time", "MB/s", "RSS before", "peak RSS",
-        "peak RSS growth")
+        "\(size >> 20) MiB generated on the fly", "records", "time", "MB/s", "RSS before",
+        "peak RSS", "peak RSS growth")
       // The first row reads an empty stream: what the task that reads costs.
-      for (name, isArray, total) in [
-        ("empty stream (the reading task alone)", false, 0),
-        ("JSON Lines, decodeLines", false, size), ("one array, decodeArrayElements", true, size),
+      for (name, records, isArray, total) in [
+        ("empty stream (the reading task alone)", twitter.records, false, 0),
+        ("twitter statuses as JSON Lines, decodeLines", twitter.records, false, size),
+        ("twitter statuses as one array, decodeArrayElements", twitter.records, true, size),
+        ("small records as JSON Lines, decodeLines", small.records, false, size),
+        ("small records as one array, decodeArrayElements", small.records, true, size),
       ] {
         progress("streams/memory \(name)")
-        let source = GeneratedStream(records: twitter.records, totalBytes: total, asArray: isArray)
+        let source = GeneratedStream(records: records, totalBytes: total, asArray: isArray)
+        let isSmall = records.count == small.records.count
         MemoryProbe.resetPeak()
         let resident = try MemoryProbe.kilobytes("VmRSS")
         let before = try MemoryProbe.kilobytes("VmHWM")
         let start = ContinuousClock.now
         let count =
-          isArray
-          ? try StreamSample.drain(
-            JKDecoder().decodeArrayElements(Twitter.Status.self, from: source))
-          : try StreamSample.drain(JKDecoder().decodeLines(Twitter.Status.self, from: source))
+          switch (isArray, isSmall) {
+          case (true, true):
+            try StreamSample.drain(
+              JKDecoder().decodeArrayElements(SmallRecords.Record.self, from: source))
+          case (false, true):
+            try StreamSample.drain(JKDecoder().decodeLines(SmallRecords.Record.self, from: source))
+          case (true, false):
+            try StreamSample.drain(
+              JKDecoder().decodeArrayElements(Twitter.Status.self, from: source))
+          case (false, false):
+            try StreamSample.drain(JKDecoder().decodeLines(Twitter.Status.self, from: source))
+          }
         let seconds = (ContinuousClock.now - start) / .seconds(1)
         let after = try MemoryProbe.kilobytes("VmHWM")
         table.append([
@@ -50,7 +63,7 @@ extension Comparison {
           Figure.megabytes((after - before) * 1024) + " MB",
         ])
       }
-      print("### Streams: peak memory of a 1 GiB stream (MB = 10⁶ bytes)\n")
+      print("### Streams: peak memory of a generated stream (MB = 10⁶ bytes)\n")
       table.print()
     }
   }
