@@ -146,10 +146,7 @@ public final class JKCBORDecoder: LockedOptions, @unchecked Sendable {
     }
     var session = DecodingSession(context: context, input: buffer, options: options.decoding)
     defer {
-      if DecodingSession.endDecode(&session) {
-        session.giveBackStorage()
-        ScanContextPool.shared.give(context)
-      }
+      if DecodingSession.endDecode(&session) { session.giveBack(to: .shared) }
     }
     do {
       return try session.unwrap(type, at: 0, path: [])

@@ -300,13 +300,16 @@ final class DecodingSession {
     return endDecode(&session)
   }
 
-  /// Gives the storage of ``keyedObjects`` to the scan context's tables for
-  /// the next session: called when a decode ends and no decoder or
-  /// container of this session is left.
-  func giveBackStorage() {
+  /// Gives the session's scan context back to `pool`, with the storage of
+  /// ``keyedObjects`` for the context's next session, once the session is
+  /// free (``endDecode(_:)`` or ``endRecord(_:)`` said so); the containers
+  /// kept for a stream's next record are let go of first.
+  func giveBack(to pool: ScanContextPool) {
+    if keepsSpareContainers { dropSpareContainers() }
     spareSlotsEnd = 0
     keyedObjects.removeAll(keepingCapacity: true)
     swap(&keyedObjects, &keyTables.spareKeyedObjects)
+    pool.give(context)
   }
 
   /// A keyed container by `Key` over the object of `decoder`, made by the

@@ -319,10 +319,7 @@ public final class JKDecoder: LockedOptions, @unchecked Sendable {
     }
     var session = DecodingSession(context: context, input: bytes, options: options)
     defer {
-      if DecodingSession.endDecode(&session) {
-        session.giveBackStorage()
-        contexts.give(context)
-      }
+      if DecodingSession.endDecode(&session) { session.giveBack(to: contexts) }
     }
     return try session.decodeDocument(text, body)
   }

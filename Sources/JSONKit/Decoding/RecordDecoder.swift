@@ -30,7 +30,7 @@ final class RecordDecoder {
   }
 
   deinit {
-    if let session { Self.giveBack(session) }
+    session?.giveBack(to: .shared)
   }
 
   /// Decodes `type` from one record's UTF-8 `bytes`, which are valid for
@@ -43,12 +43,9 @@ final class RecordDecoder {
       input = try JKDecoder.scan(text, into: context, options, configuration)
     } catch {
       // A record that fails to scan may have grown the buffers as much as
-      // one that scans; they go back to the pool to be trimmed just the same.
+      // one that scans, and they go back to the pool to be trimmed alike.
       if let idle = session {
-        if context.state.outgrewKept {
-          session = nil
-          Self.giveBack(idle)
-        }
+        keepOrGiveBack(idle)
       } else {
         ScanContextPool.shared.give(context)
       }
@@ -64,22 +61,20 @@ final class RecordDecoder {
     // The record's session is held here alone while it decodes.
     session = nil
     defer {
-      if DecodingSession.endRecord(&current) {
-        if context.state.outgrewKept {
-          Self.giveBack(current)
-        } else {
-          session = current
-        }
-      }
+      if DecodingSession.endRecord(&current) { keepOrGiveBack(current) }
     }
     return try current.decodeDocument(text) { try $0.session.unwrap(type, at: 0, path: []) }
   }
 
-  /// Gives a free session's storage and scan context back to the pool,
-  /// with the spare containers it kept let go of.
-  private static func giveBack(_ session: DecodingSession) {
-    session.dropSpareContainers()
-    session.giveBackStorage()
-    ScanContextPool.shared.give(session.context)
+  /// Keeps a free session for the next record, or gives it back to the
+  /// pool when its context grew past what the pool keeps (so that memory
+  /// stays bounded by the largest record).
+  private func keepOrGiveBack(_ free: DecodingSession) {
+    if free.context.state.outgrewKept {
+      session = nil
+      free.giveBack(to: .shared)
+    } else {
+      session = free
+    }
   }
 }

@@ -85,12 +85,7 @@ extension JSONValue {
     utf8 bytes: UnsafeRawBufferPointer, options: JKParseOptions, maxDepth: Int,
     with context: ScanContext
   ) throws(JKParseError) -> JSONValue {
-    let text = InputText(utf8: bytes)
-    let configuration = configuration(options, maxDepth)
-    try text.scan(into: context, configuration: configuration)
-    return try build(
-      Tape(context: context, input: bytes), text: text,
-      mayHoldBigIntegers: configuration.allowsBigIntegers)
+    try parse(InputText(utf8: bytes), options: options, maxDepth: maxDepth, with: context)
   }
 
   /// Checks UTF-8 text as it is, never taken for gzip or another encoding,
@@ -170,13 +165,26 @@ extension JSONValue {
     }
   }
 
+  /// Parses with a context from the shared pool, whose key cache makes
+  /// each distinct key's `String` once.
   private static func parse(
     _ text: InputText, options: JKParseOptions, maxDepth: Int
   ) throws(JKParseError) -> JSONValue {
-    try scan(text, options: options, maxDepth: maxDepth) {
-      tape, configuration throws(JKParseError) in
-      try build(tape, text: text, mayHoldBigIntegers: configuration.allowsBigIntegers)
-    }
+    let pool = ScanContextPool.shared
+    let context = pool.take()
+    defer { pool.give(context) }
+    return try parse(text, options: options, maxDepth: maxDepth, with: context)
+  }
+
+  /// Scans `text` into `context` and builds its root value.
+  private static func parse(
+    _ text: InputText, options: JKParseOptions, maxDepth: Int, with context: ScanContext
+  ) throws(JKParseError) -> JSONValue {
+    let configuration = configuration(options, maxDepth)
+    try text.scan(into: context, configuration: configuration)
+    return try build(
+      Tape(context: context, input: text.utf8), text: text,
+      mayHoldBigIntegers: configuration.allowsBigIntegers)
   }
 
   /// The root value of `tape`.
@@ -211,19 +219,5 @@ extension JSONValue {
     -> ScanConfiguration
   {
     ScanConfiguration(options: options, maxDepth: Swift.min(maxDepth, maxDepthLimit))
-  }
-
-  /// Scans with a context from the shared pool, whose key cache makes each
-  /// distinct key's `String` once.
-  private static func scan<R>(
-    _ text: InputText, options: JKParseOptions, maxDepth: Int,
-    _ body: (Tape, ScanConfiguration) throws(JKParseError) -> R
-  ) throws(JKParseError) -> R {
-    let pool = ScanContextPool.shared
-    let context = pool.take()
-    defer { pool.give(context) }
-    let configuration = configuration(options, maxDepth)
-    try text.scan(into: context, configuration: configuration)
-    return try body(Tape(context: context, input: text.utf8), configuration)
   }
 }
