@@ -63,6 +63,13 @@ final class CBOREncodingSession {
   /// Whether keys are named by the strategy, and so need storing for
   /// coding paths: their written name does not tell them.
   let storesKeys: Bool
+  /// The class instances met, when they are shared.
+  let sharing: CBORInstanceSharing?
+  /// The coding path of this session's top-level value: empty, except in
+  /// the session of a shared instance.
+  let pathPrefix: [any CodingKey]
+  /// What the session was made with, for the sessions of shared instances.
+  private let settings: JKCBOREncoder.Settings
   @exclusivity(unchecked) private var keyTable: KeyBytesCache.Table
   @exclusivity(unchecked) private var keyAdditionsLeft = 64
   /// The key type of the standard library's dictionaries (``CBORDictionaryKey``).
@@ -104,7 +111,31 @@ final class CBOREncodingSession {
   @exclusivity(unchecked) var keyedContainerMaps: [Int] = []
   @exclusivity(unchecked) private(set) var keepsSpareContainers = true
 
-  init(settings: JKCBOREncoder.Settings, capacity: Int) {
+  convenience init(settings: JKCBOREncoder.Settings, capacity: Int) {
+    self.init(
+      settings: settings, capacity: capacity,
+      sharing: settings.options.contains(.sharedReferences) ? CBORInstanceSharing() : nil,
+      pathPrefix: [])
+  }
+
+  /// A session for the shared instance that `parent` writes into `slot`,
+  /// with the rest of `parent`'s depth and its coding path.
+  convenience init(encodingInstanceIn parent: CBOREncodingSession, at slot: CBORSlot) {
+    var settings = parent.settings
+    settings.options.remove(.selfDescribed)
+    settings.maxDepth = parent.maxDepth - parent.depth(ofContainer: slot.container)
+    self.init(
+      settings: settings, capacity: 256, sharing: parent.sharing,
+      pathPrefix: parent.codingPath(of: slot))
+  }
+
+  private init(
+    settings: JKCBOREncoder.Settings, capacity: Int, sharing: CBORInstanceSharing?,
+    pathPrefix: [any CodingKey]
+  ) {
+    self.settings = settings
+    self.sharing = sharing
+    self.pathPrefix = pathPrefix
     userInfo = settings.userInfo.isEmpty ? [:] : settings.userInfo.mapValues { $0 as Any }
     maxDepth = settings.maxDepth
     keyStrategy = settings.keyEncodingStrategy
@@ -169,7 +200,7 @@ final class CBOREncodingSession {
 
   /// Closes every frame deeper than `index`.
   @inline(__always)
-  private func closeFrames(above index: Int) {
+  func closeFrames(above index: Int) {
     while frameCount &- 1 > index { closeInnermost() }
   }
 
@@ -516,7 +547,7 @@ final class CBOREncodingSession {
 
   func codingPath(of slot: CBORSlot) -> [any CodingKey] {
     if let index = frameIndex(slot.container), frames[index].count &- 1 == slot.member {
-      return index == 0 ? [] : encoderPath(ofFrame: index) + [lastKey(ofFrame: index)]
+      return index == 0 ? pathPrefix : encoderPath(ofFrame: index) + [lastKey(ofFrame: index)]
     }
     return handOver().codingPath(of: slot)
   }
@@ -535,7 +566,7 @@ final class CBOREncodingSession {
   }
 
   private func codingPath(ofFrame index: Int) -> [any CodingKey] {
-    var path: [any CodingKey] = []
+    var path = pathPrefix
     var level = 1
     while level < index {
       path.append(lastKey(ofFrame: level))

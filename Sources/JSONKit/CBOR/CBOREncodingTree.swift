@@ -337,7 +337,7 @@ final class CBOREncodingTree {
 
   func codingPath(of slot: CBORSlot) -> [any CodingKey] {
     let (node, member) = place(of: slot)
-    if node == 0 { return [] }
+    if node == 0 { return session.pathPrefix }
     var owner = node
     while nodes[owner].isNested, nodes[owner].parent > 0 { owner = nodes[owner].parent }
     return codingPath(ofNode: owner) + [key(of: member, in: node)]
@@ -350,7 +350,7 @@ final class CBOREncodingTree {
       path.append(key(of: nodes[node].parentMember, in: nodes[node].parent))
       node = nodes[node].parent
     }
-    return path.reversed()
+    return session.pathPrefix + path.reversed()
   }
 
   private func key(of member: Int, in node: Int) -> any CodingKey {

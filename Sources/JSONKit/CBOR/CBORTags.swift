@@ -25,6 +25,32 @@ enum CBORTags {
   /// Tag 55799: "this is CBOR", which changes nothing of the item inside.
   static let selfDescribed: UInt64 = 55799
 
+  // MARK: References (cbor.schmorp.de/stringref and /value-sharing)
+
+  /// Tag 25: the string numbered by its content in the innermost string
+  /// namespace.
+  static let stringReference: UInt64 = 25
+  /// Tag 256: a string namespace, an empty string table for its content.
+  static let stringNamespace: UInt64 = 256
+  /// Tag 28: its content is the next shared value (numbered from 0 in the
+  /// order the tags occur).
+  static let shareable: UInt64 = 28
+  /// Tag 29: the shared value numbered by its content.
+  static let sharedReference: UInt64 = 29
+
+  /// The length in bytes from which a definite-length string goes into a
+  /// string namespace that holds `tableCount` strings: the length from
+  /// which a reference to it is shorter than the string.
+  static func shortestReferencedString(tableCount: Int) -> Int {
+    switch tableCount {
+    case ..<24: 3
+    case ..<256: 4
+    case ..<65536: 5
+    case ..<0x1_0000_0000: 7
+    default: 11
+    }
+  }
+
   /// What a known tag's content must be.
   enum Content {
     /// A text string (tags 0 and 32).

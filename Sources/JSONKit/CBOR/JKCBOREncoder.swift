@@ -52,6 +52,31 @@ public final class JKCBOREncoder: @unchecked Sendable {
     /// `D9 D9 F7`), which tells CBOR from other data without changing the
     /// item (RFC 8949 §3.4.6).
     public static let selfDescribed = Options(rawValue: 1 << 0)
+
+    /// Writes maps in RFC 8949's core deterministic encoding (§4.2.1):
+    /// members ordered by the bytes of their encoded keys, so that equal
+    /// values give equal bytes, for hashing, signing and caching. (Lengths
+    /// are always definite and every head and float always the shortest.)
+    /// For maps whose keys are all text this is the order Python's `cbor2`
+    /// writes with `canonical=True`.
+    public static let deterministic = Options(rawValue: 1 << 1)
+
+    /// Writes a class instance that is encoded more than once once, as
+    /// tag 28 (a shared value), and each later occurrence as tag 29 with
+    /// its number (cbor.schmorp.de/value-sharing). ``JKCBORDecoder`` then
+    /// gives back one instance for all of them. Only instances met more
+    /// than once are tagged; value types are written where they occur.
+    /// Identity is the instance's: every instance is kept alive until the
+    /// encode ends. An instance that contains itself makes `encode` throw
+    /// `EncodingError.invalidValue`.
+    public static let sharedReferences = Options(rawValue: 1 << 2)
+
+    /// Writes each repeated text or byte string (map keys above all) once,
+    /// and then as tag 25 with its number in one tag-256 string namespace
+    /// around the output (cbor.schmorp.de/stringref). A string goes into
+    /// the table by the specification's length rule, which every reader
+    /// applies in the same way.
+    public static let stringReferences = Options(rawValue: 1 << 3)
   }
 
   /// Everything that configures one `encode` call, copied at its start.
@@ -162,7 +187,14 @@ public final class JKCBOREncoder: @unchecked Sendable {
       try session.throwConflict(value)
       throw session.errorToThrow(error, encoding: value)
     }
-    let output = try session.finish(value)
+    var output = try session.finish(value)
+    let work = CBOROutputRewriter.Work(
+      sortsKeys: settings.options.contains(.deterministic),
+      instanceOccurrences: session.sharing?.hasMarks == true ? session.sharing?.occurrences : nil,
+      referencesStrings: settings.options.contains(.stringReferences))
+    if work.sortsKeys || work.instanceOccurrences != nil || work.referencesStrings {
+      output = CBOROutputRewriter.rewrite(output, prefixCount: session.prefixCount, doing: work)
+    }
     OutputSizeHints.shared.note(output.count, for: CBOROutput<T>.self, isPretty: false)
     return output
   }

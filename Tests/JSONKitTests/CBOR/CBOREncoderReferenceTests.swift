@@ -1,0 +1,261 @@
+import Foundation
+import JSONKit
+import Testing
+
+/// `JKCBOREncoder.Options.deterministic`, `.sharedReferences` and
+/// `.stringReferences`: the bytes each writes, and, where cbor2 is
+/// installed, what cbor2 makes of them.
+@Suite("CBOR: deterministic output, shared instances and string references")
+struct CBOREncoderReferenceTests {
+  // MARK: - Models
+
+  struct Outer: Encodable {
+    var zeta = 1
+    var alpha = Inner()
+    var mid = "m"
+  }
+
+  struct Inner: Encodable {
+    var b = 2
+    var aa = 3
+    var c = [XY()]
+  }
+
+  struct XY: Encodable {
+    var y = 1
+    var x = 2
+  }
+
+  final class Box: Encodable {
+    let name: String
+    init(_ name: String) { self.name = name }
+  }
+
+  struct Trio: Encodable {
+    let first: Box
+    let second: Box
+    let other: Box
+  }
+
+  /// Writes a nested map after a later sibling is begun, so that the
+  /// instance's second occurrence comes first in the output.
+  struct WrittenOutOfOrder: Encodable {
+    let box: Box
+    enum Key: CodingKey { case x, y, z }
+
+    func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: Key.self)
+      var nested = container.nestedContainer(keyedBy: Key.self, forKey: .x)
+      try container.encode(box, forKey: .y)
+      try nested.encode(box, forKey: .z)
+    }
+  }
+
+  final class Node: Encodable {
+    var name: String
+    var next: Node?
+    init(_ name: String, next: Node? = nil) {
+      self.name = name
+      self.next = next
+    }
+  }
+
+  struct Record: Encodable {
+    var name: String
+    var value: Int
+  }
+
+  static func encoder(_ options: JKCBOREncoder.Options) -> JKCBOREncoder {
+    let encoder = JKCBOREncoder()
+    encoder.options = options
+    return encoder
+  }
+
+  static func hex<T: Encodable>(_ value: T, _ options: JKCBOREncoder.Options) throws -> String {
+    CBORBytes.hex(try encoder(options).encodeToBytes(value))
+  }
+
+  // MARK: - Deterministic
+
+  @Test("Deterministic maps order members by their keys' bytes, at every level")
+  func deterministicOrder() throws {
+    // cbor2.dumps(the same dict, canonical=True); the plain bytes keep the
+    // declared order.
+    #expect(
+      try Self.hex(Outer(), [])
+        == "a3647a6574610165616c706861a361620262616103616381a2617901617802636d6964616d")
+    #expect(
+      try Self.hex(Outer(), .deterministic)
+        == "a3636d6964616d647a6574610165616c706861a3616202616381a261780261790162616103")
+  }
+
+  @Test("Equal dictionaries give equal bytes whatever their order in memory")
+  func equalDictionariesEqualBytes() throws {
+    let keys = (0..<200).map { "key\($0 * 7919 % 1000)" }
+    var small: [String: Int] = [:]
+    var large: [String: Int] = [:]
+    large.reserveCapacity(4096)
+    for (index, key) in keys.enumerated() { small[key] = index }
+    for (index, key) in keys.enumerated().reversed() { large[key] = index }
+    #expect(Array(small.keys) != Array(large.keys))
+    let encoder = Self.encoder(.deterministic)
+    #expect(try encoder.encodeToBytes(small) == encoder.encodeToBytes(large))
+    let integers = Dictionary(uniqueKeysWithValues: [(10, "a"), (1, "b"), (100, "c"), (-1, "d")])
+    // Keys 1, 10, 100 and −1 encode as 01, 0A, 18 64 and 20.
+    #expect(try Self.hex(integers, .deterministic) == "a40161620a616118646163206164")
+  }
+
+  // MARK: - Shared references
+
+  @Test("An instance met twice is tagged 28 once and referred to by tag 29")
+  func sharedInstance() throws {
+    let box = Box("b")
+    let trio = Trio(first: box, second: box, other: Box("x"))
+    // {"first": 28({"name": "b"}), "second": 29(0), "other": {"name": "x"}}
+    #expect(
+      try Self.hex(trio, .sharedReferences)
+        == "a3656669727374d81ca1646e616d656162667365636f6e64d81d00656f74686572a1646e616d656178")
+    // Without the option, both are written in full.
+    #expect(
+      try Self.hex(trio, [])
+        == "a3656669727374a1646e616d656162667365636f6e64a1646e616d656162656f74686572a1646e616d656178"
+    )
+  }
+
+  @Test("Instances met once and values of other types are written as without the option")
+  func nothingSharedNothingTagged() throws {
+    let nodes = Node("a", next: Node("b", next: Node("c")))
+    #expect(try Self.hex(nodes, .sharedReferences) == Self.hex(nodes, []))
+    let records = (0..<50).map { Record(name: "n\($0 % 3)", value: $0) }
+    #expect(try Self.hex(records, .sharedReferences) == Self.hex(records, []))
+  }
+
+  @Test("A reference written before its instance takes the instance's place")
+  func referenceBeforeInstance() throws {
+    let value = WrittenOutOfOrder(box: Box("b"))
+    // {"x": {"z": 28({"name": "b"})}, "y": 29(0)}
+    #expect(
+      try Self.hex(value, .sharedReferences)
+        == "a26178a1617ad81ca1646e616d6561626179d81d00")
+  }
+
+  @Test("Shared numbers follow the deterministic order")
+  func sharedInDeterministicOrder() throws {
+    struct TwoKeys: Encodable {
+      let b: Box
+      let a: Box
+    }
+    let box = Box("q")
+    // {"a": 28({"name": "q"}), "b": 29(0)}
+    #expect(
+      try Self.hex(TwoKeys(b: box, a: box), [.sharedReferences, .deterministic])
+        == "a26161d81ca1646e616d6561716162d81d00")
+  }
+
+  @Test("An instance that contains itself is an error at the place it recurs")
+  func cycleThrows() throws {
+    let node = Node("loop")
+    node.next = Node("inner", next: node)
+    #expect {
+      try Self.encoder(.sharedReferences).encodeToBytes(node)
+    } throws: { error in
+      guard case EncodingError.invalidValue(_, let context) = error else { return false }
+      return context.codingPath.map(\.stringValue) == ["next", "next"]
+        && context.debugDescription.contains("contains itself")
+    }
+    node.next = nil
+  }
+
+  @Test("Errors inside a shared instance carry the whole coding path")
+  func errorPathInsideInstance() throws {
+    final class Holder: Encodable {
+      let amounts: [Decimal]
+      init(_ amounts: [Decimal]) { self.amounts = amounts }
+    }
+    struct Root: Encodable { let holders: [Holder] }
+    let root = Root(holders: [Holder([1]), Holder([2, .nan])])
+    for options: JKCBOREncoder.Options in [[], .sharedReferences] {
+      #expect {
+        try Self.encoder(options).encodeToBytes(root)
+      } throws: { error in
+        guard case EncodingError.invalidValue(_, let context) = error else { return false }
+        return context.codingPath.map(\.stringValue) == [
+          "holders", "Index 1", "amounts", "Index 1",
+        ]
+      }
+    }
+  }
+
+  @Test("Depth is counted through shared instances")
+  func depthThroughInstances() throws {
+    var node = Node("0")
+    for index in 1...40 { node = Node(String(index), next: node) }
+    let encoder = Self.encoder(.sharedReferences)
+    encoder.maxDepth = 20
+    #expect(throws: EncodingError.self) { try encoder.encodeToBytes(node) }
+    encoder.maxDepth = 41
+    #expect(try encoder.encodeToBytes(node) == Self.encoder([]).encodeToBytes(node))
+  }
+
+  // MARK: - String references
+
+  @Test("Repeated strings are written once, then as tag 25, in one namespace")
+  func stringReferences() throws {
+    let records = [Record(name: "abc", value: 1), Record(name: "abc", value: 2)]
+    // cbor2.dumps(the same list, string_referencing=True)
+    #expect(
+      try Self.hex(records, .stringReferences)
+        == "d9010082a2646e616d65636162636576616c756501a2d81900d81901d8190202")
+  }
+
+  @Test("Strings join the table by the specification's length rule")
+  func stringTableLengths() throws {
+    // Two-byte strings are never in the table; three-byte ones are while it
+    // holds fewer than 24; from then on, four bytes are needed.
+    var strings = ["ab", "ab"]
+    strings += (0..<24).map { String(format: "%03d", $0) }
+    strings += ["100", "100", "1000", "1000"]
+    let bytes = try Self.encoder(.stringReferences).encodeToBytes(strings)
+    let hex = CBORBytes.hex(bytes)
+    #expect(hex.hasPrefix("d90100981e" + "626162" + "626162" + "63303030"))
+    // "100" (table full for three bytes) twice in full, then "1000" as
+    // string 24, referred to as d8 19 18 18.
+    #expect(hex.hasSuffix("63313030" + "63313030" + "6431303030" + "d8191818"))
+  }
+
+  // MARK: - cbor2
+
+  #if os(macOS) || os(Linux)
+    @Test(
+      "cbor2 reads shared instances as one object, and writes the same string references and deterministic bytes",
+      .enabled(
+        if: CBORInteroperabilityTests.cbor2IsInstalled,
+        "needs python3 with cbor2 (pip install cbor2)"))
+    func cbor2Agrees() throws {
+      let box = Box("shared")
+      let trio = Trio(first: box, second: box, other: Box("x"))
+      let shared = try Self.encoder(.sharedReferences).encode(trio)
+      let answer = try Python.run(
+        """
+        import sys, cbor2
+        v = cbor2.loads(sys.stdin.buffer.read())
+        print(v["first"] is v["second"], v["first"] is v["other"], v["first"] == {"name": "shared"})
+        """, input: shared)
+      #expect(String(decoding: answer, as: UTF8.self) == "True False True\n")
+
+      let records = (0..<100).map { Record(name: "name \($0 % 7)", value: $0) }
+      let plainRecords = try Self.encoder([]).encode(records)
+      let theirs = try Python.run(
+        """
+        import sys, cbor2
+        plain = cbor2.loads(sys.stdin.buffer.read())
+        sys.stdout.write(cbor2.dumps(plain, string_referencing=True).hex() + " "
+          + cbor2.dumps(plain, canonical=True).hex())
+        """, input: plainRecords)
+      let hexes = String(decoding: theirs, as: UTF8.self).split(separator: " ")
+      #expect(hexes.count == 2)
+      #expect(try Self.hex(records, .stringReferences) == hexes.first.map(String.init))
+      #expect(try Self.hex(records, .deterministic) == hexes.last.map(String.init))
+    }
+  #endif
+}
