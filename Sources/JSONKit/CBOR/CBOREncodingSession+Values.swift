@@ -10,10 +10,11 @@ extension CBOREncodingSession {
     if T.self == Double.self { return write(unsafeBitCast(value, to: Double.self), into: slot) }
     if T.self == Bool.self { return write(unsafeBitCast(value, to: Bool.self), into: slot) }
     if try encodeSpecial(value, into: slot) { return }
-    if let instance = sharedInstance(value) {
-      return try encodeShared(value, instance: instance, into: slot)
-    }
     if frameCount &- 1 > maxDepth || frameCount == 0 { try checkDepth(of: slot, value) }
+    if let instance = sharedInstance(value) {
+      guard let number = try meetShared(value, instance: instance, in: slot) else { return }
+      return try encodeInstance(value, number: number, into: slot)
+    }
     encodingType = T.self
     try value.encode(to: CBORSlotEncoder(session: self, slot: slot))
   }

@@ -75,13 +75,22 @@ extension CBOREncodingSession {
     return value as AnyObject
   }
 
-  /// Encodes `value`, the class instance `instance`, into `slot`: the
-  /// first time encoded on its own behind a mark, later times as a mark
-  /// alone; met inside itself, an error.
+  /// Notes that `instance`, the value `value`, is to be written into
+  /// `slot`: its number when met for the first time, to be encoded by
+  /// ``encodeInstance(_:number:into:)``; nil when met before, now written
+  /// as a mark. Met inside itself, an error.
   @inline(never)
-  func encodeShared<T: Encodable>(_ value: T, instance: AnyObject, into slot: CBORSlot) throws {
-    guard let sharing else { return }
+  func meetShared<T>(_ value: T, instance: AnyObject, in slot: CBORSlot) throws -> Int? {
+    guard let sharing else { return nil }
     switch sharing.meet(instance) {
+    case .first(let number):
+      return number
+    case .again(let number):
+      writeItem(into: slot) { writer in
+        writer.appendCBORHead(major: 6, CBORInstanceSharing.Mark.reference + UInt64(number))
+        writer.append(0xF6)
+      }
+      return nil
     case .cycle:
       throw EncodingError.invalidValue(
         value,
@@ -89,34 +98,47 @@ extension CBOREncodingSession {
           codingPath: codingPath(of: slot),
           debugDescription: "Unable to encode \(T.self) to CBOR: the instance contains itself, "
             + "and CBOR's shared references cannot describe a value that refers to itself."))
-    case .again(let number):
-      writeItem(into: slot) { writer in
-        writer.appendCBORHead(major: 6, CBORInstanceSharing.Mark.reference + UInt64(number))
-        writer.append(0xF6)
-      }
-    case .first(let number):
-      let nested = CBOREncodingSession(encodingInstanceIn: self, at: slot)
-      defer { nested.dropSpareContainers() }
-      try nested.encodeInstance(value)
-      sharing.close(number)
-      if let conflict = nested.conflict {
-        noteConflict(at: conflict.codingPath, conflict.debugDescription)
-      }
-      if nested.isTooDeep { isTooDeep = true }
-      let bytes = nested.instanceBytes()
-      writeItem(into: slot) { writer in
-        writer.appendCBORHead(major: 6, CBORInstanceSharing.Mark.first + UInt64(number))
-        bytes.withBytes { writer.append($0.baseAddress!, count: $0.count) }
-      }
     }
   }
 
-  /// Encodes `value`, the instance this session was made for, as its
-  /// top-level value, without meeting it again.
-  private func encodeInstance<T: Encodable>(_ value: T) throws {
-    if frameCount &- 1 > maxDepth { try checkDepth(of: .root, value) }
-    encodingType = T.self
-    try value.encode(to: CBORSlotEncoder(session: self, slot: .root))
+  /// Encodes `value`, instance `number` met for the first time, into a
+  /// session of its own, and writes its bytes into `slot` behind a mark.
+  ///
+  /// On the path of every level of a recursive model, so it keeps little
+  /// on the stack: making the session and writing the bytes are calls.
+  @inline(never)
+  func encodeInstance<T: Encodable>(_ value: T, number: Int, into slot: CBORSlot) throws {
+    let nested = CBOREncodingSession.forInstance(in: self, at: slot)
+    defer { nested.dropSpareContainers() }
+    nested.encodingType = T.self
+    try value.encode(to: CBORSlotEncoder(session: nested, slot: .root))
+    writeInstance(number, encodedBy: nested, into: slot)
+  }
+
+  /// A session for the shared instance written into `slot`.
+  @inline(never)
+  private static func forInstance(in parent: CBOREncodingSession, at slot: CBORSlot)
+    -> CBOREncodingSession
+  {
+    CBOREncodingSession(encodingInstanceIn: parent, at: slot)
+  }
+
+  /// Writes what `nested` encoded for instance `number` into `slot`,
+  /// behind its mark, and takes over what `nested` noted.
+  @inline(never)
+  private func writeInstance(
+    _ number: Int, encodedBy nested: CBOREncodingSession, into slot: CBORSlot
+  ) {
+    sharing?.close(number)
+    if let conflict = nested.conflict {
+      noteConflict(at: conflict.codingPath, conflict.debugDescription)
+    }
+    if nested.isTooDeep { isTooDeep = true }
+    let bytes = nested.instanceBytes()
+    writeItem(into: slot) { writer in
+      writer.appendCBORHead(major: 6, CBORInstanceSharing.Mark.first + UInt64(number))
+      bytes.withBytes { writer.append($0.baseAddress!, count: $0.count) }
+    }
   }
 
   /// The bytes of the instance encoded: an empty map when it wrote
