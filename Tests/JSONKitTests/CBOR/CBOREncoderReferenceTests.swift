@@ -197,6 +197,36 @@ struct CBOREncoderReferenceTests {
     #expect(try encoder.encodeToBytes(node) == Self.encoder([]).encodeToBytes(node))
   }
 
+  @Test("A recursive model deeper than maxDepth throws, with every option, before the stack ends")
+  func deepRecursiveModel() async throws {
+    let outcome = await withCheckedContinuation { continuation in
+      let thread = Thread {
+        var node = Node("0")
+        for index in 1...5_000 { node = Node(String(index), next: node) }
+        let encoder = Self.encoder([.sharedReferences, .stringReferences, .deterministic])
+        var outcome = ""
+        do {
+          _ = try encoder.encodeToBytes(node)
+          outcome = "encoded"
+        } catch EncodingError.invalidValue(_, let context) {
+          outcome = context.debugDescription.contains("maxDepth") ? "too deep" : "\(context)"
+        } catch {
+          outcome = "\(error)"
+        }
+        // Freed a level at a time: releasing 5,000 levels at once recurses.
+        var next: Node? = node
+        while let current = next {
+          next = current.next
+          current.next = nil
+        }
+        continuation.resume(returning: outcome)
+      }
+      thread.stackSize = 16 << 20
+      thread.start()
+    }
+    #expect(outcome == "too deep")
+  }
+
   // MARK: - String references
 
   @Test("Repeated strings are written once, then as tag 25, in one namespace")
