@@ -73,6 +73,8 @@ extension Comparison {
     let encodeJSON: () throws -> Void
     let encodeCBOR: () throws -> Void
     let encodePlist: () throws -> Void
+    /// What a fresh `JKCBOREncoder` with these options writes for the model.
+    let encodeCBORWith: (JKCBOREncoder.Options) throws -> Data
 
     init<Model: Codable>(
       _ name: String, _ model: Model.Type, json original: Data, dates: Bool = false
@@ -107,6 +109,11 @@ extension Comparison {
       encodeJSON = { consume(try makeEncoder().encode(value)) }
       encodeCBOR = { consume(try JKCBOREncoder().encode(value)) }
       encodePlist = { consume(try makePlistEncoder().encode(value)) }
+      encodeCBORWith = { options in
+        let encoder = JKCBOREncoder()
+        encoder.options = options
+        return try encoder.encode(value)
+      }
     }
   }
 
@@ -126,6 +133,10 @@ extension Comparison {
     }
     let orders = try Orders.sample()
     samples.append(try CBORSample("orders", [Orders.Order].self, json: orders.json, dates: true))
+    samples.append(
+      try CBORSample(
+        "small-records", [SmallRecords.Record].self,
+        json: Data(SmallRecords.sample(count: 10_000).array)))
     return samples
   }
 }
@@ -136,13 +147,27 @@ extension InstructionProbe {
   /// `json`, and optionally `encode`; one decode (or encode) with a fresh coder is
   /// counted, after one to warm up.
   ///
+  /// An encode may name one of `JKCBOREncoder`'s options after `encode`:
+  /// `deterministic`, `shared-references` or `string-references`.
+  ///
   /// By hand: `valgrind --tool=callgrind --toggle-collect='*measuredDecode*'
-  /// .build/release/compare --cbor-probe citm_catalog cbor [encode]`.
+  /// .build/release/compare --cbor-probe citm_catalog cbor [encode [OPTION]]`.
   static func runCBORChild(_ arguments: [String]) throws {
-    guard arguments.count == 2 || (arguments.count == 3 && arguments[2] == "encode"),
+    let usage = "usage: --cbor-probe SAMPLE cbor|json [encode [OPTION]]"
+    guard (2...4).contains(arguments.count), arguments.count == 2 || arguments[2] == "encode",
       arguments[1] == "cbor" || arguments[1] == "json"
     else {
-      throw ProbeFailure(message: "usage: --cbor-probe SAMPLE cbor|json [encode]")
+      throw ProbeFailure(message: usage)
+    }
+    if arguments.count == 4 {
+      guard let option = CBOROption.named[arguments[3]] else { throw ProbeFailure(message: usage) }
+      let comparison = try Comparison(CompareOptions([]))
+      guard let sample = try comparison.cborSamples().first(where: { $0.name == arguments[0] })
+      else { throw ProbeFailure(message: "no CBOR sample named \(arguments[0])") }
+      let encode = { consume(try sample.encodeCBORWith(option)) }
+      try encode()
+      try measuredDecode({ _ in try encode() }, Data())
+      return
     }
     let comparison = try Comparison(CompareOptions([]))
     guard let sample = try comparison.cborSamples().first(where: { $0.name == arguments[0] })

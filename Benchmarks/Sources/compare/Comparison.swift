@@ -36,6 +36,7 @@ struct Comparison {
     try decodeSection()
     try rejectSection()
     try cborSection()
+    try cborOptionsSection()
     try encodeSection()
     try typesSection()
     try tapeSection()

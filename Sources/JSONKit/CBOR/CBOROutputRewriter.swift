@@ -30,8 +30,10 @@ struct CBOROutputRewriter {
   private var sharedNumber: [Int] = []
   private var nextSharedNumber = 0
 
-  /// The strings of the namespace, by their bytes.
-  private var stringTable: [TableString: Int] = [:]
+  /// The strings of the namespace.
+  private var stringTable = CBORStringTable()
+  /// Whether a reference to an instance comes before the instance's bytes.
+  private var hasForwardReference = false
 
   /// Rewrites `bytes`, whose first `prefixCount` bytes (tag 55799) stay
   /// first.
@@ -61,7 +63,71 @@ struct CBOROutputRewriter {
     if work.referencesStrings {
       output.appendCBORHead(major: 6, CBORTags.stringNamespace)
     }
-    _ = write(itemAt: prefixCount, into: &output)
+    if work.sortsKeys || hasForwardReference {
+      _ = write(itemAt: prefixCount, into: &output)
+    } else {
+      rewriteInOrder(from: prefixCount, into: &output)
+    }
+  }
+
+  /// Rewrites the bytes from `start` in the order they are, which needs no
+  /// structure: each head in turn, the runs between the heads that change
+  /// copied whole.
+  private mutating func rewriteInOrder(from start: Int, into output: inout ByteWriter) {
+    let base = input.baseAddress!
+    var position = start
+    var copied = start
+    while position < input.count {
+      let initial = base.load(fromByteOffset: position, as: UInt8.self)
+      let info = initial & 31
+      let major = initial >> 5
+      // Integers, floats, simple values, array and map heads: stepped over.
+      guard major == 2 || major == 3 || major == 6 else {
+        position += info < 24 ? 1 : 1 + 1 << (info - 24)
+        continue
+      }
+      let head = CBORItemWalker.head(at: position, in: input)
+      switch head.major {
+      case 2, 3:
+        let count = Int(head.argument)
+        let end = head.end + count
+        if work.referencesStrings && count >= 3 {
+          let string = UnsafeRawBufferPointer(start: base + head.end, count: count)
+          if let number = stringTable.number(of: string, isText: head.major == 3) {
+            output.append(base + copied, count: position - copied)
+            output.appendCBORHead(major: 6, CBORTags.stringReference)
+            output.appendCBORHead(major: 0, UInt64(number))
+            copied = end
+          } else if count >= CBORTags.shortestReferencedString(tableCount: stringTable.count) {
+            stringTable.add(string, isText: head.major == 3)
+          }
+        }
+        position = end
+      case 6 where head.argument >= CBORInstanceSharing.Mark.lowest:
+        output.append(base + copied, count: position - copied)
+        let isFirst = head.argument >= CBORInstanceSharing.Mark.first
+        let instance = Int(
+          head.argument
+            - (isFirst ? CBORInstanceSharing.Mark.first : CBORInstanceSharing.Mark.reference))
+        if isFirst {
+          // In order, the instance's bytes come before any reference to it.
+          if work.instanceOccurrences?[instance] ?? 1 > 1 {
+            sharedNumber[instance] = nextSharedNumber
+            nextSharedNumber += 1
+            output.appendCBORHead(major: 6, CBORTags.shareable)
+          }
+          position = head.end
+        } else {
+          output.appendCBORHead(major: 6, CBORTags.sharedReference)
+          output.appendCBORHead(major: 0, UInt64(sharedNumber[instance]))
+          position = head.end + 1  // the mark's null
+        }
+        copied = position
+      default:
+        position = head.end
+      }
+    }
+    output.append(base + copied, count: input.count - copied)
   }
 
   /// Notes where each first mark's content starts, stepping over every
@@ -76,6 +142,9 @@ struct CBOROutputRewriter {
         position += Int(head.argument)
       case 6 where head.argument >= CBORInstanceSharing.Mark.first:
         firstContent[Int(head.argument - CBORInstanceSharing.Mark.first)] = position
+      case 6 where head.argument >= CBORInstanceSharing.Mark.reference:
+        let instance = Int(head.argument - CBORInstanceSharing.Mark.reference)
+        if firstContent[instance] < 0 { hasForwardReference = true }
       default:
         break
       }
@@ -181,21 +250,6 @@ struct CBOROutputRewriter {
 
   // MARK: - String references
 
-  /// A string of the namespace: its bytes in the input, and its kind.
-  private struct TableString: Hashable {
-    let bytes: UnsafeRawBufferPointer
-    let isText: Bool
-
-    static func == (left: TableString, right: TableString) -> Bool {
-      left.isText == right.isText && left.bytes.elementsEqual(right.bytes)
-    }
-
-    func hash(into hasher: inout Hasher) {
-      hasher.combine(isText)
-      hasher.combine(bytes: bytes)
-    }
-  }
-
   /// Writes a string as a reference when the namespace has it; otherwise
   /// as it is, and into the namespace when it is long enough to be
   /// referred to (the rule every reader applies, so that the numbers
@@ -203,17 +257,102 @@ struct CBOROutputRewriter {
   private mutating func writeString(
     from offset: Int, payload: Range<Int>, isText: Bool, into output: inout ByteWriter
   ) {
-    let string = TableString(
-      bytes: UnsafeRawBufferPointer(rebasing: input[payload]), isText: isText)
-    if let number = stringTable[string] {
+    let string = UnsafeRawBufferPointer(rebasing: input[payload])
+    if payload.count >= 3, let number = stringTable.number(of: string, isText: isText) {
       output.appendCBORHead(major: 6, CBORTags.stringReference)
       output.appendCBORHead(major: 0, UInt64(number))
       return
     }
-    let count = stringTable.count
-    if payload.count >= CBORTags.shortestReferencedString(tableCount: count) {
-      stringTable[string] = count
+    if payload.count >= CBORTags.shortestReferencedString(tableCount: stringTable.count) {
+      stringTable.add(string, isText: isText)
     }
     copy(offset..<payload.upperBound, into: &output)
+  }
+}
+
+/// The strings of a namespace, numbered in the order they were added,
+/// found by their bytes (which stay where they are while the table is
+/// used): open addressing over a hash of all their bytes, eight at a time.
+struct CBORStringTable {
+  private struct Slot {
+    var bytes: UnsafeRawBufferPointer
+    var hash: UInt64
+    /// The string's number plus one, with the high bit for text; 0 when
+    /// the slot is free.
+    var tagged: Int
+  }
+
+  private static var free: Slot {
+    Slot(bytes: UnsafeRawBufferPointer(start: nil, count: 0), hash: 0, tagged: 0)
+  }
+  private var slots = [Slot](repeating: free, count: 64)
+  /// The number of strings in the table.
+  private(set) var count = 0
+
+  private static let textBit = 1 << 62
+
+  /// The number of the string with these bytes and kind, if the table has it.
+  func number(of bytes: UnsafeRawBufferPointer, isText: Bool) -> Int? {
+    let hash = Self.hash(bytes, isText: isText)
+    return slots.withUnsafeBufferPointer { slots in
+      let mask = slots.count &- 1
+      var index = Int(truncatingIfNeeded: hash) & mask
+      while slots[index].tagged != 0 {
+        let slot = slots[index]
+        if slot.hash == hash, (slot.tagged & Self.textBit != 0) == isText,
+          slot.bytes.count == bytes.count,
+          memcmp(slot.bytes.baseAddress!, bytes.baseAddress!, bytes.count) == 0
+        {
+          return slot.tagged & ~Self.textBit &- 1
+        }
+        index = (index &+ 1) & mask
+      }
+      return nil
+    }
+  }
+
+  /// Adds a string the table does not have, as the next number.
+  mutating func add(_ bytes: UnsafeRawBufferPointer, isText: Bool) {
+    if 2 * (count + 1) > slots.count { grow() }
+    count += 1
+    insert(
+      Slot(
+        bytes: bytes, hash: Self.hash(bytes, isText: isText),
+        tagged: count | (isText ? Self.textBit : 0)))
+  }
+
+  private mutating func insert(_ slot: Slot) {
+    let mask = slots.count - 1
+    var index = Int(truncatingIfNeeded: slot.hash) & mask
+    while slots[index].tagged != 0 { index = (index + 1) & mask }
+    slots[index] = slot
+  }
+
+  private mutating func grow() {
+    let old = slots
+    slots = [Slot](repeating: Self.free, count: 2 * old.count)
+    for slot in old where slot.tagged != 0 { insert(slot) }
+  }
+
+  /// A hash of every byte and the kind.
+  private static func hash(_ bytes: UnsafeRawBufferPointer, isText: Bool) -> UInt64 {
+    var hash: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(bytes.count) &* 0xFF51_AFD7_ED55_8CCD
+    if isText { hash ^= 0xC4CE_B9FE_1A85_EC53 }
+    let base = bytes.baseAddress!
+    var offset = 0
+    while offset + 8 <= bytes.count {
+      hash =
+        (hash ^ base.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+        &* 0x0000_0100_0000_01B3
+      hash ^= hash >> 29
+      offset += 8
+    }
+    var tail: UInt64 = 0
+    while offset < bytes.count {
+      tail = tail << 8 | UInt64(base.load(fromByteOffset: offset, as: UInt8.self))
+      offset += 1
+    }
+    hash = (hash ^ tail) &* 0xFF51_AFD7_ED55_8CCD
+    return hash ^ hash >> 32
   }
 }
