@@ -60,9 +60,13 @@ enum FormatCommand {
       written as JSON ('jsonkit format out.cbor'). CBOR is read strictly; an
       item JSON cannot hold (a byte string, a tag, NaN) is reported with the
       JSON Pointer of its place, exit status 1. --to diagnostic prints CBOR
-      in RFC 8949's diagnostic notation. The JSON output options apply to
-      JSON output only; CBOR cannot be used with --lines, --in-place or
-      --gzip.
+      in RFC 8949's diagnostic notation. With --to cbor, --deterministic
+      orders every map's keys by their encoded bytes (RFC 8949 §4.2.1), so
+      that equal documents give equal bytes, and --string-references writes
+      each repeated string once and then as a reference (tags 256 and 25),
+      which CBOR input may also hold, as it may hold shared values (tags 28
+      and 29). The JSON output options apply to JSON output only; CBOR
+      cannot be used with --lines, --in-place or --gzip.
       """,
     groups: [
       OptionGroup(
@@ -92,6 +96,7 @@ enum FormatCommand {
     let pointer = try PointerOption.pointer(arguments)
     var operands = arguments.operands
     let outputFormat = try FormatConversion.outputFormat(arguments)
+    _ = try FormatConversion.cborOptions(arguments, for: outputFormat)
     if outputFormat != .json || arguments.value(of: "--from") == "cbor" {
       for option in ["--lines", "--in-place", "--gzip", "--gzip-level"] where arguments.has(option)
       {
@@ -244,7 +249,8 @@ enum FormatCommand {
     } else {
       item = CBORValue(try parse(input, data, settings, pointer))
     }
-    return FormatConversion.output(item, as: outputFormat)
+    let options = try FormatConversion.cborOptions(arguments, for: outputFormat)
+    return FormatConversion.output(item, as: outputFormat, options: options)
   }
 
   /// Replaces a file with its formatted text, unless it already is that text.

@@ -18,7 +18,24 @@ enum FormatConversion {
   static let options: [OptionSpec] = [
     .valued("--from", "FORMAT", "Read FILE as json or cbor (default: by its name and bytes)."),
     .valued("--to", "FORMAT", "Write json (the default), cbor, or diagnostic notation."),
+    .flag("--deterministic", "With --to cbor: order every map's keys by their bytes."),
+    .flag(
+      "--string-references", "With --to cbor: write repeated strings once, then as references."),
   ]
+
+  /// The CBOR options the flags ask for; an error when they are given
+  /// without `--to cbor`.
+  static func cborOptions(_ arguments: Arguments, for format: Format) throws(ToolError)
+    -> JKCBOREncoder.Options
+  {
+    var options: JKCBOREncoder.Options = []
+    if arguments.has("--deterministic") { options.insert(.deterministic) }
+    if arguments.has("--string-references") { options.insert(.stringReferences) }
+    if !options.isEmpty && format != .cbor {
+      throw .usage("--deterministic and --string-references need --to cbor")
+    }
+    return options
+  }
 
   /// The bytes the self-described CBOR tag (55799) starts with.
   private static let selfDescribedPrefix: [UInt8] = [0xD9, 0xD9, 0xF7]
@@ -74,7 +91,10 @@ enum FormatConversion {
 
   /// The output's bytes for `item` in `format` (CBOR or diagnostic
   /// notation, with a line break).
-  static func output(_ item: CBORValue, as format: Format) -> [Data] {
-    format == .cbor ? [item.cborData()] : [Data(item.description.utf8), Data([0x0A])]
+  static func output(_ item: CBORValue, as format: Format, options: JKCBOREncoder.Options = [])
+    -> [Data]
+  {
+    format == .cbor
+      ? [item.cborData(options: options)] : [Data(item.description.utf8), Data([0x0A])]
   }
 }

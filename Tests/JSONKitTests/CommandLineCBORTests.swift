@@ -35,6 +35,21 @@
       #expect(described.output == "{\n  \"a\" : [\n    1,\n    2\n  ]\n}\n", "\(described.error)")
     }
 
+    @Test func deterministicAndStringReferencesAreWrittenOnRequest() throws {
+      let json = #"{"b":[{"name":"abc"},{"name":"abc"}],"a":1}"#
+      let run = try JSONKitTool.run(
+        ["format", "--to", "cbor", "--deterministic", "--string-references"],
+        input: Data(json.utf8))
+      #expect(run.status == 0, "\(run.error)")
+      // 256({"a": 1, "b": [{"name": "abc"}, {25(0): 25(1)}]})
+      #expect(
+        CBORBytes.hex(Array(run.outputData))
+          == "d90100a26161016162" + "82a1646e616d6563616263" + "a1d81900d81901")
+      let misplaced = try JSONKitTool.run(["format", "--deterministic"], input: Data(json.utf8))
+      #expect(misplaced.status == 2)
+      #expect(misplaced.error.contains("need --to cbor"), "\(misplaced.error)")
+    }
+
     @Test func diagnosticNotationIsPrinted() throws {
       let run = try JSONKitTool.run(["format", "--to", "diagnostic"], input: Data(Self.json.utf8))
       #expect(run.output == #"{"id": 7, "name": "Ada", "scores": [1.5, -2, true, null]}"# + "\n")

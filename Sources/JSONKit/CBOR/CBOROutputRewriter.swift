@@ -32,6 +32,9 @@ struct CBOROutputRewriter {
 
   /// The strings of the namespace.
   private var stringTable = CBORStringTable()
+  /// Whether the input holds marks of instances: else a tag of their
+  /// numbers (in a ``CBORValue``) is a tag like any other.
+  private var marksInstances: Bool { work.instanceOccurrences != nil }
   /// Whether a reference to an instance comes before the instance's bytes.
   private var hasForwardReference = false
 
@@ -103,7 +106,7 @@ struct CBOROutputRewriter {
           }
         }
         position = end
-      case 6 where head.argument >= CBORInstanceSharing.Mark.lowest:
+      case 6 where head.argument >= CBORInstanceSharing.Mark.lowest && marksInstances:
         output.append(base + copied, count: position - copied)
         let isFirst = head.argument >= CBORInstanceSharing.Mark.first
         let instance = Int(
@@ -177,7 +180,7 @@ struct CBOROutputRewriter {
       var position = head.end
       for _ in 0..<2 * head.argument { position = write(itemAt: position, into: &output) }
       return position
-    case 6 where head.argument >= CBORInstanceSharing.Mark.lowest:
+    case 6 where head.argument >= CBORInstanceSharing.Mark.lowest && marksInstances:
       return writeMarked(head.argument, contentAt: head.end, into: &output)
     case 6:
       copy(offset..<head.end, into: &output)

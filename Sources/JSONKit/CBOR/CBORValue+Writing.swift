@@ -22,6 +22,56 @@ extension CBORValue {
     return writer.finishData()
   }
 
+  /// The item as CBOR bytes, written with the options of
+  /// ``JKCBOREncoder`` that apply to an item: `.selfDescribed` (tag 55799
+  /// first), `.deterministic` (every map's pairs ordered by the bytes of
+  /// their encoded keys) and `.stringReferences` (repeated strings as tag 25
+  /// in one tag-256 namespace). `.sharedReferences` changes nothing: an item
+  /// is a value, with no instances to share. An item that holds tags 25 or
+  /// 256 of its own is written without string references, which would
+  /// change what those tags refer to.
+  ///
+  /// ```swift
+  /// let item: CBORValue = ["b": 1, "a": ["b": 2, "a": 3]]
+  /// let bytes = item.cborBytes(options: .deterministic)
+  /// // {"a": {"a": 3, "b": 2}, "b": 1}
+  /// ```
+  public func cborBytes(options: JKCBOREncoder.Options) -> [UInt8] {
+    writtenWith(options).finishBytes()
+  }
+
+  /// The item as CBOR bytes in `Data`, as ``cborBytes(options:)`` writes them.
+  public func cborData(options: JKCBOREncoder.Options) -> Data {
+    writtenWith(options).finishData()
+  }
+
+  private func writtenWith(_ options: JKCBOREncoder.Options) -> ByteWriter {
+    var writer = ByteWriter()
+    if options.contains(.selfDescribed) {
+      writer.appendCBORHead(major: 6, CBORTags.selfDescribed)
+    }
+    let prefixCount = writer.count
+    write(to: &writer)
+    let work = CBOROutputRewriter.Work(
+      sortsKeys: options.contains(.deterministic),
+      referencesStrings: options.contains(.stringReferences) && !holdsStringReferenceTags)
+    guard work.sortsKeys || work.referencesStrings else { return writer }
+    return CBOROutputRewriter.rewrite(writer, prefixCount: prefixCount, doing: work)
+  }
+
+  /// Whether the item holds a tag 25 or 256 anywhere.
+  private var holdsStringReferenceTags: Bool {
+    var found = false
+    walk { step in
+      if case .open(.tagged(let tag, _), _) = step,
+        tag == CBORTags.stringReference || tag == CBORTags.stringNamespace
+      {
+        found = true
+      }
+    }
+    return found
+  }
+
   /// Writes the item into `writer`, at any depth without recursion.
   func write(to writer: inout ByteWriter) {
     walk { step in

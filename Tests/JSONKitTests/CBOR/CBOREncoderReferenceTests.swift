@@ -289,3 +289,31 @@ struct CBOREncoderReferenceTests {
     }
   #endif
 }
+
+/// `CBORValue.cborBytes(options:)`: the options that apply to an item.
+@Suite("CBOR: an item written with the encoder's options")
+struct CBORValueWritingOptionsTests {
+  @Test("Deterministic and string-referenced items read back as the same item")
+  func itemOptions() throws {
+    let item: CBORValue = [
+      "zz": ["name": "abc", "list": ["abc", "abc", .bytes([1, 2, 3]), .bytes([1, 2, 3])]],
+      "a": 1, "long key": [10: "ten", 1: "one"],
+    ]
+    let sorted = item.cborBytes(options: .deterministic)
+    // "a" (61 61) sorts before "zz" (62 7a 7a), which sorts before "long key".
+    #expect(CBORBytes.hex(sorted).hasPrefix("a3616101627a7a"))
+    #expect(try CBORValue(cbor: sorted) == CBORValue(cbor: item.cborBytes(options: .deterministic)))
+    let referenced = item.cborBytes(options: [.stringReferences, .selfDescribed])
+    #expect(CBORBytes.hex(referenced).hasPrefix("d9d9f7d90100"))
+    #expect(referenced.count < item.cborBytes().count + 6)
+    #expect(item.cborBytes(options: .sharedReferences) == item.cborBytes())
+  }
+
+  @Test("An item with string-reference tags of its own is written without references")
+  func ownReferenceTagsKept() {
+    let item: CBORValue = ["abc", "abc", .tagged(25, 0)]
+    #expect(item.cborBytes(options: .stringReferences) == item.cborBytes())
+    let marks: CBORValue = .tagged(0xFFFF_FFFF_0000_0001, "abc")
+    #expect(marks.cborBytes(options: .deterministic) == marks.cborBytes())
+  }
+}
