@@ -167,19 +167,16 @@ struct CBOROutputRewriter {
         copy(offset..<end, into: &output)
       }
       return end
-    case 4:
-      copy(offset..<head.end, into: &output)
-      var position = head.end
-      for _ in 0..<head.argument { position = write(itemAt: position, into: &output) }
-      return position
-    case 5:
-      copy(offset..<head.end, into: &output)
-      if work.sortsKeys && head.argument > 1 {
-        return writeSortedMembers(from: head.end, count: Int(head.argument), into: &output)
+    case 4, 5:
+      // Copied whole when the only work is ordering maps and there is none
+      // inside.
+      guard onlySortsKeys else { return writeContainer(head, at: offset, into: &output) }
+      let (end, holdsMapToOrder) = scan(itemAt: offset)
+      guard holdsMapToOrder else {
+        copy(offset..<end, into: &output)
+        return end
       }
-      var position = head.end
-      for _ in 0..<2 * head.argument { position = write(itemAt: position, into: &output) }
-      return position
+      return writeContainer(head, at: offset, into: &output)
     case 6 where head.argument >= CBORInstanceSharing.Mark.lowest && marksInstances:
       return writeMarked(head.argument, contentAt: head.end, into: &output)
     case 6:
@@ -189,6 +186,67 @@ struct CBOROutputRewriter {
       copy(offset..<head.end, into: &output)
       return head.end
     }
+  }
+
+  /// Whether the only work is ordering maps.
+  private var onlySortsKeys: Bool { !work.referencesStrings && !marksInstances }
+
+  /// Writes the array or map whose head is `head`, item by item.
+  private mutating func writeContainer(
+    _ head: (major: UInt8, argument: UInt64, end: Int), at offset: Int,
+    into output: inout ByteWriter
+  ) -> Int {
+    switch head.major {
+    case 4:
+      copy(offset..<head.end, into: &output)
+      var position = head.end
+      for _ in 0..<head.argument { position = write(itemAt: position, into: &output) }
+      return position
+    default:
+      copy(offset..<head.end, into: &output)
+      if work.sortsKeys && head.argument > 1 {
+        return writeSortedMembers(from: head.end, count: Int(head.argument), into: &output)
+      }
+      var position = head.end
+      for _ in 0..<2 * head.argument { position = write(itemAt: position, into: &output) }
+      return position
+    }
+  }
+
+  /// Where the item at `offset` ends, and whether it holds a map of more
+  /// than one member (itself included): each head in turn, strings stepped
+  /// over.
+  private func scan(itemAt offset: Int) -> (end: Int, holdsMapToOrder: Bool) {
+    let base = input.baseAddress!
+    var position = offset
+    var itemsLeft = 1
+    var holdsMapToOrder = false
+    while itemsLeft > 0 {
+      itemsLeft -= 1
+      let initial = base.load(fromByteOffset: position, as: UInt8.self)
+      let info = initial & 31
+      var argument = Int(info)
+      var headSize = 1
+      if info >= 24 {
+        headSize = 1 + 1 << (info - 24)
+        argument = 0
+        for index in 1..<headSize {
+          argument =
+            argument << 8 | Int(base.load(fromByteOffset: position + index, as: UInt8.self))
+        }
+      }
+      position += headSize
+      switch initial >> 5 {
+      case 2, 3: position += argument
+      case 4: itemsLeft += argument
+      case 5:
+        itemsLeft += 2 * argument
+        if argument > 1 { holdsMapToOrder = true }
+      case 6: itemsLeft += 1
+      default: break
+      }
+    }
+    return (position, holdsMapToOrder)
   }
 
   private func copy(_ range: Range<Int>, into output: inout ByteWriter) {
