@@ -225,25 +225,35 @@ struct CBOROutputRewriter {
       itemsLeft -= 1
       let initial = base.load(fromByteOffset: position, as: UInt8.self)
       let info = initial & 31
-      var argument = Int(info)
-      var headSize = 1
-      if info >= 24 {
-        headSize = 1 + 1 << (info - 24)
-        argument = 0
-        for index in 1..<headSize {
-          argument =
-            argument << 8 | Int(base.load(fromByteOffset: position + index, as: UInt8.self))
-        }
+      let major = initial >> 5
+      // Integers, floats and simple values: their head is all there is.
+      if major == 0 || major == 1 || major == 7 {
+        position += info < 24 ? 1 : 1 + 1 << (info - 24)
+        continue
       }
-      position += headSize
-      switch initial >> 5 {
+      let argument: Int
+      switch info {
+      case 24: argument = Int(base.load(fromByteOffset: position + 1, as: UInt8.self))
+      case 25:
+        argument = Int(
+          UInt16(bigEndian: base.loadUnaligned(fromByteOffset: position + 1, as: UInt16.self)))
+      case 26:
+        argument = Int(
+          UInt32(bigEndian: base.loadUnaligned(fromByteOffset: position + 1, as: UInt32.self)))
+      case 27:
+        argument = Int(
+          truncatingIfNeeded: UInt64(
+            bigEndian: base.loadUnaligned(fromByteOffset: position + 1, as: UInt64.self)))
+      default: argument = Int(info)
+      }
+      position += info < 24 ? 1 : 1 + 1 << (info - 24)
+      switch major {
       case 2, 3: position += argument
       case 4: itemsLeft += argument
       case 5:
         itemsLeft += 2 * argument
         if argument > 1 { holdsMapToOrder = true }
-      case 6: itemsLeft += 1
-      default: break
+      default: itemsLeft += 1  // a tag's content
       }
     }
     return (position, holdsMapToOrder)
@@ -260,13 +270,14 @@ struct CBOROutputRewriter {
   private mutating func writeSortedMembers(
     from offset: Int, count: Int, into output: inout ByteWriter
   ) -> Int {
-    var members: [(key: Range<Int>, value: Int)] = []
+    var members: [(key: Range<Int>, value: Range<Int>, holdsMapToOrder: Bool)] = []
     members.reserveCapacity(count)
     var position = offset
     for _ in 0..<count {
-      let keyEnd = CBORItemWalker.end(ofItemAt: position, in: input)
-      members.append((position..<keyEnd, keyEnd))
-      position = CBORItemWalker.end(ofItemAt: keyEnd, in: input)
+      let keyEnd = scan(itemAt: position).end
+      let value = scan(itemAt: keyEnd)
+      members.append((position..<keyEnd, keyEnd..<value.end, value.holdsMapToOrder))
+      position = value.end
     }
     let input = self.input
     members.sort {
@@ -275,7 +286,17 @@ struct CBOROutputRewriter {
     }
     for member in members {
       _ = write(itemAt: member.key.lowerBound, into: &output)
-      _ = write(itemAt: member.value, into: &output)
+      if onlySortsKeys && !member.holdsMapToOrder {
+        copy(member.value, into: &output)
+      } else if onlySortsKeys,
+        case let head = CBORItemWalker.head(at: member.value.lowerBound, in: input),
+        head.major == 4 || head.major == 5
+      {
+        // Scanned already: written without scanning again.
+        _ = writeContainer(head, at: member.value.lowerBound, into: &output)
+      } else {
+        _ = write(itemAt: member.value.lowerBound, into: &output)
+      }
     }
     return position
   }
@@ -291,7 +312,7 @@ struct CBOROutputRewriter {
     let isFirst = tag >= CBORInstanceSharing.Mark.first
     let instance = Int(
       tag - (isFirst ? CBORInstanceSharing.Mark.first : CBORInstanceSharing.Mark.reference))
-    let end = CBORItemWalker.end(ofItemAt: offset, in: input)
+    let end = scan(itemAt: offset).end
     if sharedNumber[instance] >= 0 {
       output.appendCBORHead(major: 6, CBORTags.sharedReference)
       output.appendCBORHead(major: 0, UInt64(sharedNumber[instance]))
