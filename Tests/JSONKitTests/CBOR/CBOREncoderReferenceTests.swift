@@ -317,3 +317,56 @@ struct CBORValueWritingOptionsTests {
     #expect(marks.cborBytes(options: .deterministic) == marks.cborBytes())
   }
 }
+
+/// Deterministic bytes against a plain model of the rule, on generated items.
+@Suite("CBOR: deterministic order on generated items")
+struct CBORDeterministicOrderTests {
+  /// `item` with every map's pairs ordered by their keys' encoded bytes.
+  static func sorted(_ item: CBORValue) -> CBORValue {
+    switch item {
+    case .array(let elements): return .array(elements.map(sorted))
+    case .map(let pairs):
+      let ordered = pairs.map { (key: sorted($0.key), value: sorted($0.value)) }
+        .sorted { $0.key.cborBytes().lexicographicallyPrecedes($1.key.cborBytes()) }
+      return .map(ordered.map { ($0.key, $0.value) })
+    case .tagged(let tag, let content): return .tagged(tag, sorted(content))
+    default: return item
+    }
+  }
+
+  static func generate(depth: Int, _ random: inout SystemRandomNumberGenerator) -> CBORValue {
+    switch depth > 3 ? Int.random(in: 0..<3, using: &random) : Int.random(in: 0..<6, using: &random)
+    {
+    case 0: return .unsigned(UInt64.random(in: 0..<70_000, using: &random))
+    case 1: return .text(String(repeating: "k", count: Int.random(in: 0..<30, using: &random)))
+    case 2: return .float(Double.random(in: -1e6..<1e6, using: &random))
+    case 3:
+      return .array(
+        (0..<Int.random(in: 0..<4, using: &random)).map { _ in generate(depth: depth + 1, &random) }
+      )
+    case 4: return .tagged(1, generate(depth: depth + 1, &random))
+    default:
+      var pairs: [(key: CBORValue, value: CBORValue)] = []
+      for _ in 0..<Int.random(in: 0..<6, using: &random) {
+        let key: CBORValue =
+          Bool.random(using: &random)
+          ? .text(String(UInt32.random(in: 0..<5_000, using: &random), radix: 36))
+          : .negative(UInt64.random(in: 0..<300, using: &random))
+        guard !pairs.contains(where: { $0.key == key }) else { continue }
+        pairs.append((key, generate(depth: depth + 1, &random)))
+      }
+      return .map(pairs)
+    }
+  }
+
+  @Test("Every map at every level is in the order of its keys' bytes")
+  func generatedItems() throws {
+    var random = SystemRandomNumberGenerator()
+    for _ in 0..<500 {
+      let item = Self.generate(depth: 0, &random)
+      let expected = Self.sorted(item).cborBytes()
+      #expect(item.cborBytes(options: .deterministic) == expected, "\(item)")
+      #expect(Self.sorted(item).cborBytes(options: .deterministic) == expected)
+    }
+  }
+}
