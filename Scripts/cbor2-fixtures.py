@@ -65,6 +65,47 @@ CASES = [
      '[32("http://www.example.com"), 55799([1]), 1000("x")]'),
 ]
 
+# Records with repeated keys and values, written plain, with string
+# references (tags 256 and 25) and with shared values (tags 28 and 29, which
+# cbor2 puts on every list and dict): each reads as the plain value.
+owner = {"name": "Ada Lovelace", "email": "ada@example.com"}
+RECORDS = {
+    "owner": owner,
+    "reviewer": owner,
+    "tasks": [
+        {"title": "analyse", "state": "done", "owner": owner},
+        {"title": "engine", "state": "open", "owner": owner},
+        {"title": "notes", "state": "open", "owner": {"name": "Charles", "email": "cb@example.com"}},
+    ],
+    "labels": ["open", "done", "open", "urgent", "urgent"],
+}
+RECORDS_DIAGNOSTIC = (
+    '{"owner": {"name": "Ada Lovelace", "email": "ada@example.com"}, '
+    '"reviewer": {"name": "Ada Lovelace", "email": "ada@example.com"}, '
+    '"tasks": [{"title": "analyse", "state": "done", "owner": {"name": "Ada Lovelace", '
+    '"email": "ada@example.com"}}, {"title": "engine", "state": "open", "owner": '
+    '{"name": "Ada Lovelace", "email": "ada@example.com"}}, {"title": "notes", "state": '
+    '"open", "owner": {"name": "Charles", "email": "cb@example.com"}}], '
+    '"labels": ["open", "done", "open", "urgent", "urgent"]}')
+pair = [1, 2]
+NESTED = {"pairs": [pair, pair], "grid": [[pair, pair], [pair, pair]], "bytes": [b"\x00\x01\x02\x03"] * 3}
+NESTED_DIAGNOSTIC = (
+    '{"pairs": [[1, 2], [1, 2]], "grid": [[[1, 2], [1, 2]], [[1, 2], [1, 2]]], '
+    '"bytes": [h\'00010203\', h\'00010203\', h\'00010203\']}')
+# More than 24 distinct strings, so that the table passes its first threshold.
+MANY = [{"key%02d" % i: "value%02d" % i} for i in range(30)] * 2
+MANY_DIAGNOSTIC = "[" + ", ".join(['{"key%02d": "value%02d"}' % (i, i) for i in range(30)] * 2) + "]"
+for name, value, expected in [
+    ("records", RECORDS, RECORDS_DIAGNOSTIC),
+    ("nested-shares", NESTED, NESTED_DIAGNOSTIC),
+    ("many-strings", MANY, MANY_DIAGNOSTIC),
+]:
+    CASES.append((name, value, {}, expected))
+    CASES.append((name + "-stringref", value, {"string_referencing": True}, expected))
+    CASES.append((name + "-shared", value, {"value_sharing": True}, expected))
+    CASES.append((name + "-both", value, {"string_referencing": True, "value_sharing": True},
+                  expected))
+
 
 def main():
     os.makedirs(OUT, exist_ok=True)

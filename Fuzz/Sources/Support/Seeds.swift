@@ -44,6 +44,38 @@ struct SeedWriter {
     try writeCorpusCuts(root.appendingPathComponent("Benchmarks/Data"))
     try writeTokens()
     if models { try writeModels() }
+    if fuzzTargetSeedsCBOR {
+      try writeCBORFixtures(root.appendingPathComponent("Tests/Fixtures/CBOR/cbor2"))
+    }
+  }
+
+  /// For the CBOR target: the items Python's cbor2 wrote (with string
+  /// references and shared values among them), and short items around
+  /// the references, each behind selector 1, which reads them as CBOR.
+  private mutating func writeCBORFixtures(_ fixtures: URL) throws {
+    let names = try FileManager.default.contentsOfDirectory(atPath: fixtures.path).sorted()
+    for name in names where name.hasSuffix(".cbor") {
+      let bytes = [UInt8](try Data(contentsOf: fixtures.appendingPathComponent(name)))
+      try writeFile([0x01] + bytes.prefix(maxLength - 1))
+    }
+    let references = [
+      // 256(["aaa", {25(0): h'010203', "key": 32(25(2))}, 256(["bbb", 25(0)]), 25(2)])
+      "d9010084" + "63616161" + "a2d8190043010203636b6579d820d81902"
+        + "d901008263626262d81900" + "d81902",
+      // [28({"a": 28([1, 2])}), 29(0), 29(1), 28(29(1)), 29(2)]
+      "85" + "d81ca16161d81c820102" + "d81d00" + "d81d01" + "d81cd81d01" + "d81d02",
+      // 28([29(0)]), [29(0)], 25(0)
+      "d81c81d81d00", "81d81d00", "d81900",
+      // [28([1, 1]), 28([29(0), 29(0)]), 28([29(1), 29(1)]), 28([29(2), 29(2)])]
+      "84" + "d81c820101" + "d81c82d81d00d81d00" + "d81c82d81d01d81d01" + "d81c82d81d02d81d02",
+    ]
+    for hex in references {
+      let bytes = stride(from: 0, to: hex.count, by: 2).map { offset in
+        let start = hex.index(hex.startIndex, offsetBy: offset)
+        return UInt8(hex[start..<hex.index(start, offsetBy: 2)], radix: 16)!
+      }
+      try writeFile([0x01] + bytes)
+    }
   }
 
   /// Every JSONTestSuite file, strict and with all options on.

@@ -101,7 +101,7 @@ struct CBOROutputRewriter {
             output.appendCBORHead(major: 6, CBORTags.stringReference)
             output.appendCBORHead(major: 0, UInt64(number))
             copied = end
-          } else if count >= CBORTags.shortestReferencedString(tableCount: stringTable.count) {
+          } else if count >= CBORTags.shortestReferencedLength(tableCount: stringTable.count) {
             stringTable.add(string, isText: head.major == 3)
           }
         }
@@ -345,7 +345,7 @@ struct CBOROutputRewriter {
       output.appendCBORHead(major: 0, UInt64(number))
       return
     }
-    if payload.count >= CBORTags.shortestReferencedString(tableCount: stringTable.count) {
+    if payload.count >= CBORTags.shortestReferencedLength(tableCount: stringTable.count) {
       stringTable.add(string, isText: isText)
     }
     copy(offset..<payload.upperBound, into: &output)

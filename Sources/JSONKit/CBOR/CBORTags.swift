@@ -18,37 +18,30 @@ enum CBORTags {
   static let bigfloat: UInt64 = 5
   /// Tag 24: a byte string holding an encoded CBOR item.
   static let encodedCBOR: UInt64 = 24
+  /// Tag 25: a string reference, the string of the innermost string
+  /// namespace's table at the index it holds.
+  static let stringReference: UInt64 = 25
+  /// Tag 28: marks its content as a shared value, numbered from 0 in the
+  /// order the marks come.
+  static let shareable: UInt64 = 28
+  /// Tag 29: a shared reference, the shared value of the number it holds.
+  static let sharedReference: UInt64 = 29
   /// Tag 32: a URI as text.
   static let uri: UInt64 = 32
   /// Tag 37: a UUID as 16 bytes.
   static let uuid: UInt64 = 37
+  /// Tag 256: a string namespace, in which strings long enough for a
+  /// reference to save bytes are numbered for tag 25 to refer to.
+  static let stringNamespace: UInt64 = 256
   /// Tag 55799: "this is CBOR", which changes nothing of the item inside.
   static let selfDescribed: UInt64 = 55799
 
-  // MARK: References (cbor.schmorp.de/stringref and /value-sharing)
-
-  /// Tag 25: the string numbered by its content in the innermost string
-  /// namespace.
-  static let stringReference: UInt64 = 25
-  /// Tag 256: a string namespace, an empty string table for its content.
-  static let stringNamespace: UInt64 = 256
-  /// Tag 28: its content is the next shared value (numbered from 0 in the
-  /// order the tags occur).
-  static let shareable: UInt64 = 28
-  /// Tag 29: the shared value numbered by its content.
-  static let sharedReference: UInt64 = 29
-
-  /// The length in bytes from which a definite-length string goes into a
-  /// string namespace that holds `tableCount` strings: the length from
-  /// which a reference to it is shorter than the string.
-  static func shortestReferencedString(tableCount: Int) -> Int {
-    switch tableCount {
-    case ..<24: 3
-    case ..<256: 4
-    case ..<65536: 5
-    case ..<0x1_0000_0000: 7
-    default: 11
-    }
+  /// The shortest string, in bytes, that a string namespace whose table
+  /// holds `count` strings numbers: one whose reference would be no
+  /// shorter is not (http://cbor.schmorp.de/stringref).
+  @inline(__always)
+  static func shortestReferencedLength(tableCount count: Int) -> Int {
+    count < 24 ? 3 : count < 256 ? 4 : count < 65536 ? 5 : count < 1 << 32 ? 7 : 11
   }
 
   /// What a known tag's content must be.
@@ -64,7 +57,9 @@ enum CBORTags {
     /// `[exponent, mantissa]`: an integer, then an integer or a bignum
     /// (tags 4 and 5).
     case exponentAndMantissa
-    /// Any item (tag 55799).
+    /// An unsigned integer (tags 25 and 29).
+    case unsignedInteger
+    /// Any item (tags 28, 256 and 55799).
     case anything
 
     /// What the content must be, in words: "a text string".
@@ -76,6 +71,7 @@ enum CBORTags {
       case .sixteenBytes: "a byte string of 16 bytes"
       case .exponentAndMantissa:
         "an array of an integer exponent and an integer or bignum mantissa"
+      case .unsignedInteger: "an unsigned integer"
       case .anything: "any item"
       }
     }
@@ -91,6 +87,7 @@ enum CBORTags {
       case .bytes: head.major == .bytes
       case .sixteenBytes: head.major == .bytes && !head.isIndefinite && head.argument == 16
       case .exponentAndMantissa: head.major == .array && (head.isIndefinite || head.argument == 2)
+      case .unsignedInteger: head.major == .unsigned
       case .anything: true
       }
     }
@@ -100,6 +97,7 @@ enum CBORTags {
       switch (self, value) {
       case (.text, .text), (.bytes, .bytes), (.anything, _): true
       case (.number, .unsigned), (.number, .negative), (.number, .float): true
+      case (.unsignedInteger, .unsigned): true
       case (.sixteenBytes, .bytes(let bytes)): bytes.count == 16
       case (.exponentAndMantissa, .array(let parts)) where parts.count == 2:
         parts[0].isInteger && (parts[1].isInteger || parts[1].isBignum)
@@ -116,7 +114,8 @@ enum CBORTags {
     case positiveBignum, negativeBignum, encodedCBOR: .bytes
     case uuid: .sixteenBytes
     case decimalFraction, bigfloat: .exponentAndMantissa
-    case selfDescribed: .anything
+    case stringReference, sharedReference: .unsignedInteger
+    case shareable, stringNamespace, selfDescribed: .anything
     default: nil
     }
   }

@@ -21,7 +21,13 @@
 ///   bytes as a UUID, tag 4 its array as a decimal fraction; tags 0, 1 and
 ///   32 (a date as text or seconds since 1970, a URI) leave their content
 ///   as it is, as does tag 55799. Any other tag is an error, or with
-///   `skipsUnknownTags`, dropped.
+///   `skipsUnknownTags`, dropped;
+/// - string references are resolved: inside a string namespace (tag 256)
+///   a tag 25 becomes an entry for the string it refers to, pointing at
+///   that string's bytes in the input, as if it were written there;
+/// - shared values are resolved: a tag 28's content is scanned as it is,
+///   and a tag 29 that refers to it becomes a copy of its entries (see
+///   ``ScanState/sharedRoots`` for how class instances stay shared).
 ///
 /// Offsets on the tape are those of each item's head, except for strings
 /// (see above), so errors can say where an item is.
@@ -36,6 +42,21 @@ struct CBORTapeScanner {
 
   private var reader: CBORReader
   private let skipsUnknownTags: Bool
+  /// The strings that the open string namespaces number, outermost
+  /// namespace first, each as the tape entry that stands for it.
+  private var strings: [TapeEntry] = []
+  /// Where each open string namespace's strings start in ``strings``,
+  /// innermost last.
+  private var namespaces: [Int] = []
+  /// Per shared value (tag 28), by number: where its entries are on the
+  /// tape (`end` is -1 while it is scanned), and the number that stands
+  /// for its identity (its own, unless it marks the same item as another).
+  private var shared: [(start: Int, end: Int, identity: Int)] = []
+  /// Per shared value, by number, once a reference has asked: how many
+  /// arrays and maps nest in it, the deepest included (0 for a scalar).
+  private var sharedHeights: [Int: Int] = [:]
+  /// The tape entries that shared references added.
+  private var copiedEntries = 0
 
   /// Scans the one item in `input` onto `state`'s tape and arena, which it
   /// empties first, and its keys into `state`'s key cache.
@@ -46,12 +67,14 @@ struct CBORTapeScanner {
     state.arena.count = 0
     state.stack.count = 0
     state.keyStack.count = 0
+    if !state.sharedRoots.isEmpty { state.sharedRoots.removeAll(keepingCapacity: true) }
     state.keys.beginDocument()
     guard !input.isEmpty else { throw JKCBORError(.emptyInput, "The input is empty", at: 0) }
     var scanner = CBORTapeScanner(
       reader: CBORReader(input, configuration: configuration.reader),
       skipsUnknownTags: configuration.skipsUnknownTags)
-    try scanner.scanItem(depth: 0, into: &state)
+    try scanner.scanItem(depth: 0, into: &state, CBORPlainStrings.self)
+    if !state.sharedRoots.isEmpty { scanner.resolveIdentities(in: &state) }
     if scanner.reader.remaining > 0 && !configuration.reader.allowsBytesAfterItem {
       throw JKCBORError(
         .bytesAfterItem, "\(scanner.reader.remaining) bytes follow the top-level item",
@@ -63,14 +86,17 @@ struct CBORTapeScanner {
   private var configuration: CBORReader.Configuration { reader.configuration }
 
   /// Scans one item, `depth` levels down.
-  private mutating func scanItem(depth: Int, into state: inout ScanState) throws {
+  @inline(__always)
+  private mutating func scanItem<S: CBORStringRecording>(
+    depth: Int, into state: inout ScanState, _ recording: S.Type
+  ) throws {
     let head = try reader.readHead()
-    try scanItem(head, depth: depth, into: &state)
+    try scanItem(head, depth: depth, into: &state, S.self)
   }
 
   /// Scans the rest of the item whose head is `head`.
-  private mutating func scanItem(
-    _ head: CBORReader.Head, depth: Int, into state: inout ScanState
+  private mutating func scanItem<S: CBORStringRecording>(
+    _ head: CBORReader.Head, depth: Int, into state: inout ScanState, _ recording: S.Type
   ) throws {
     switch head.major {
     case .unsigned:
@@ -89,17 +115,17 @@ struct CBORTapeScanner {
           TapeEntry(.bytes, flags: TapeEntry.negativeBignum, offset: head.start, payload: 8))
       }
     case .bytes, .text:
-      try scanString(head, flags: 0, into: &state)
+      try scanString(head, flags: 0, into: &state, S.self)
     case .array:
       guard depth < configuration.maxDepth else { throw reader.tooDeep(at: head.start) }
-      try scanArray(head, depth: depth, flags: 0, into: &state)
+      try scanArray(head, depth: depth, flags: 0, into: &state, S.self)
     case .map:
       guard depth < configuration.maxDepth else { throw reader.tooDeep(at: head.start) }
-      try scanMap(head, depth: depth, into: &state)
+      try scanMap(head, depth: depth, into: &state, S.self)
     case .tag:
       try refuseIndefinite(head, "A tag")
       guard depth < configuration.maxDepth else { throw reader.tooDeep(at: head.start) }
-      try scanTagged(head, depth: depth, into: &state)
+      try scanTagged(head, depth: depth, into: &state, S.self)
     case .simple:
       try scanSimple(head, into: &state)
     }
@@ -115,9 +141,10 @@ struct CBORTapeScanner {
   // MARK: - Strings
 
   /// Records a text or byte string: in place when definite, joined in the
-  /// arena when it comes in chunks.
-  private mutating func scanString(
-    _ head: CBORReader.Head, flags: UInt8, into state: inout ScanState
+  /// arena when it comes in chunks. Inside a string namespace, a definite
+  /// one long enough is numbered too.
+  private mutating func scanString<S: CBORStringRecording>(
+    _ head: CBORReader.Head, flags: UInt8, into state: inout ScanState, _ recording: S.Type
   ) throws {
     let kind: TapeEntry.Kind = head.major == .text ? .string : .bytes
     if head.isIndefinite {
@@ -145,13 +172,57 @@ struct CBORTapeScanner {
     }
     state.tape.append(
       TapeEntry(kind, flags: entryFlags, offset: start - 1, payload: UInt64(count)))
+    if S.recordsStrings {
+      // The string as written, without what its tag adds.
+      let plainFlags = kind == .string ? entryFlags & TapeEntry.isASCII : 0
+      number(TapeEntry(kind, flags: plainFlags, offset: start - 1, payload: UInt64(count)))
+    }
+  }
+
+  /// Adds `string`, a definite string just read inside a string namespace,
+  /// to the innermost namespace's table if it is long enough.
+  private mutating func number(_ string: TapeEntry) {
+    guard let first = namespaces.last else { return }
+    let length = Int(truncatingIfNeeded: string.payload)
+    if length >= CBORTags.shortestReferencedLength(tableCount: strings.count - first) {
+      strings.append(string)
+    }
+  }
+
+  /// The string that a string reference refers to: the entry that stands
+  /// for it, without flags of a tag. `content` is the head of the content
+  /// of the tag 25 at `tagStart`.
+  private mutating func referencedString<S: CBORStringRecording>(
+    tagStart: Int, content: CBORReader.Head, _ recording: S.Type
+  ) throws -> TapeEntry {
+    guard content.major == .unsigned else {
+      throw CBORTags.wrongContent(
+        of: CBORTags.stringReference, found: content.major.description,
+        needs: .unsignedInteger, at: content.start)
+    }
+    try refuseIndefinite(content, "An integer")
+    guard S.recordsStrings, let first = namespaces.last else {
+      throw JKCBORError(
+        .invalidReference,
+        "A string reference (tag 25) stands outside any string namespace (tag 256)",
+        at: tagStart)
+    }
+    let count = strings.count - first
+    guard content.argument < UInt64(count) else {
+      throw JKCBORError(
+        .invalidReference,
+        "The string reference \(content.argument) is past the table of its namespace, "
+          + "which holds \(counted(UInt64(count), "string"))", at: tagStart)
+    }
+    return strings[first + Int(content.argument)]
   }
 
   // MARK: - Arrays and maps
 
   /// Records an array and its elements.
-  private mutating func scanArray(
-    _ head: CBORReader.Head, depth: Int, flags: UInt8, into state: inout ScanState
+  private mutating func scanArray<S: CBORStringRecording>(
+    _ head: CBORReader.Head, depth: Int, flags: UInt8, into state: inout ScanState,
+    _ recording: S.Type
   ) throws {
     let index = state.tape.count
     state.tape.append(TapeEntry(.array, flags: flags, offset: head.start, payload: 0))
@@ -159,19 +230,19 @@ struct CBORTapeScanner {
     if head.isIndefinite {
       while try !reader.readBreak() {
         guard count < configuration.maxCollectionCount else { throw tooMany(at: head.start) }
-        try scanItem(depth: depth + 1, into: &state)
+        try scanItem(depth: depth + 1, into: &state, S.self)
         count += 1
       }
     } else {
       count = try reader.checkedLength(head, limit: configuration.maxCollectionCount)
-      for _ in 0..<count { try scanItem(depth: depth + 1, into: &state) }
+      for _ in 0..<count { try scanItem(depth: depth + 1, into: &state, S.self) }
     }
     close(index, count: count, in: &state)
   }
 
   /// Records a map: each key and its value.
-  private mutating func scanMap(
-    _ head: CBORReader.Head, depth: Int, into state: inout ScanState
+  private mutating func scanMap<S: CBORStringRecording>(
+    _ head: CBORReader.Head, depth: Int, into state: inout ScanState, _ recording: S.Type
   ) throws {
     let index = state.tape.count
     state.tape.append(TapeEntry(.object, offset: head.start, payload: 0))
@@ -180,14 +251,14 @@ struct CBORTapeScanner {
     if head.isIndefinite {
       while try !reader.readBreak() {
         guard count < configuration.maxCollectionCount else { throw tooMany(at: head.start) }
-        try scanPair(depth: depth, into: &state)
+        try scanPair(depth: depth, into: &state, S.self)
         count += 1
       }
     } else {
       count = try reader.checkedLength(
         head, limit: configuration.maxCollectionCount, bytesPerElement: 2)
       for _ in 0..<count {
-        try scanPair(depth: depth, into: &state)
+        try scanPair(depth: depth, into: &state, S.self)
       }
     }
     if count > 1, state.hasRepeatedKeys(amongLast: state.keyStack.count - keysBase) {
@@ -198,7 +269,9 @@ struct CBORTapeScanner {
   }
 
   /// Records one key and its value.
-  private mutating func scanPair(depth: Int, into state: inout ScanState) throws {
+  private mutating func scanPair<S: CBORStringRecording>(
+    depth: Int, into state: inout ScanState, _ recording: S.Type
+  ) throws {
     let head = try reader.readHead()
     let id: UInt32
     switch head.major {
@@ -215,6 +288,11 @@ struct CBORTapeScanner {
         }
         id = state.keys.intern(key, length: count)
       }
+      if S.recordsStrings {
+        let bytes = UnsafeBufferPointer(start: key, count: count)
+        let flags = Tape.isASCII(bytes) ? TapeEntry.isASCII : 0
+        number(TapeEntry(.string, flags: flags, offset: start - 1, payload: UInt64(count)))
+      }
     case .text:
       let joined = try reader.readChunks(of: head)
       id = joined.withUnsafeBufferPointer {
@@ -227,6 +305,17 @@ struct CBORTapeScanner {
         ? String(head.argument)
         : head.argument == .max ? "-18446744073709551616" : "-\(head.argument + 1)"
       id = Self.intern(text, in: &state)
+    case .tag where head.argument == CBORTags.stringReference && !head.isIndefinite:
+      let string = try referencedString(
+        tagStart: head.start, content: try reader.readHead(), S.self)
+      guard string.kind == .string else {
+        throw JKCBORError(
+          .invalidTagContent,
+          "A map key that is not text or an integer cannot be decoded by Codable",
+          at: head.start)
+      }
+      let key = reader.bytes.baseAddress!.assumingMemoryBound(to: UInt8.self) + string.offset + 1
+      id = state.keys.intern(key, length: Int(truncatingIfNeeded: string.payload))
     default:
       throw JKCBORError(
         .invalidTagContent,
@@ -235,7 +324,7 @@ struct CBORTapeScanner {
     state.tape.append(TapeEntry(.key, offset: head.start, payload: UInt64(id)))
     // Repeats are found among Swift-equal keys, as JSON's are, when the map ends.
     state.keyStack.append(state.keys.canonicalIDs[Int(id)])
-    try scanItem(depth: depth + 1, into: &state)
+    try scanItem(depth: depth + 1, into: &state, S.self)
   }
 
   /// `text` interned as a key.
@@ -282,40 +371,229 @@ struct CBORTapeScanner {
 
   /// Checks a tagged item's content and records it, with the tag's meaning
   /// as a flag where readers need it.
-  private mutating func scanTagged(
-    _ head: CBORReader.Head, depth: Int, into state: inout ScanState
+  private mutating func scanTagged<S: CBORStringRecording>(
+    _ head: CBORReader.Head, depth: Int, into state: inout ScanState, _ recording: S.Type
   ) throws {
     let content = try reader.readHead()
     if let needed = CBORTags.content(of: head.argument), !needed.admits(content) {
+      if content.major == .tag, content.argument == CBORTags.stringReference,
+        !content.isIndefinite
+      {
+        return try scanReferencedContent(of: head, needs: needed, content, into: &state, S.self)
+      }
       throw CBORTags.wrongContent(
         of: head.argument, found: content.major.description, needs: needed, at: content.start)
     }
     switch head.argument {
     case CBORTags.dateTimeText, CBORTags.uri:
-      try scanString(content, flags: 0, into: &state)
+      try scanString(content, flags: 0, into: &state, S.self)
     case CBORTags.epochTime:
-      try scanItem(content, depth: depth + 1, into: &state)
+      try scanItem(content, depth: depth + 1, into: &state, S.self)
     case CBORTags.positiveBignum, CBORTags.negativeBignum:
       let flag =
         head.argument == CBORTags.positiveBignum
         ? TapeEntry.positiveBignum : TapeEntry.negativeBignum
-      try scanString(content, flags: flag, into: &state)
+      try scanString(content, flags: flag, into: &state, S.self)
     case CBORTags.uuid:
-      try scanString(content, flags: TapeEntry.uuidBytes, into: &state)
+      try scanString(content, flags: TapeEntry.uuidBytes, into: &state, S.self)
     case CBORTags.decimalFraction:
       let index = state.tape.count
-      try scanArray(content, depth: depth + 1, flags: TapeEntry.decimalFraction, into: &state)
+      try scanArray(
+        content, depth: depth + 1, flags: TapeEntry.decimalFraction, into: &state, S.self)
       try checkDecimalFraction(at: index, offset: content.start, in: state)
     case CBORTags.selfDescribed:
-      try scanItem(content, depth: depth + 1, into: &state)
+      try scanItem(content, depth: depth + 1, into: &state, S.self)
+    case CBORTags.stringNamespace:
+      namespaces.append(strings.count)
+      try scanItem(content, depth: depth + 1, into: &state, CBORNamespacedStrings.self)
+      strings.removeSubrange(namespaces.removeLast()...)
+    case CBORTags.stringReference:
+      state.tape.append(try referencedString(tagStart: head.start, content: content, S.self))
+    case CBORTags.shareable:
+      try scanShared(content, depth: depth, into: &state, S.self)
+    case CBORTags.sharedReference:
+      try copyShared(content.argument, referenceStart: head.start, depth: depth, into: &state)
     default:
       guard skipsUnknownTags else {
         throw JKCBORError(
           .unknownTag, "Tag \(head.argument) is not one that Codable values are read from",
           at: head.start)
       }
-      try scanItem(content, depth: depth + 1, into: &state)
+      try scanItem(content, depth: depth + 1, into: &state, S.self)
     }
+  }
+
+  /// Records the content of the tag `head`, which needs `needed`, when it
+  /// is a string reference (whose head is `reference`): the string it
+  /// refers to, checked as if it were written there.
+  private mutating func scanReferencedContent<S: CBORStringRecording>(
+    of head: CBORReader.Head, needs needed: CBORTags.Content, _ reference: CBORReader.Head,
+    into state: inout ScanState, _ recording: S.Type
+  ) throws {
+    let string = try referencedString(
+      tagStart: reference.start, content: try reader.readHead(), S.self)
+    let major: CBORReader.Major = string.kind == .string ? .text : .bytes
+    let asWritten = CBORReader.Head(
+      major: major, info: 0, argument: string.payload, start: reference.start)
+    guard needed.admits(asWritten) else {
+      throw CBORTags.wrongContent(
+        of: head.argument, found: major.description, needs: needed, at: reference.start)
+    }
+    let flags: UInt8
+    switch head.argument {
+    case CBORTags.dateTimeText, CBORTags.uri: flags = 0
+    case CBORTags.positiveBignum: flags = TapeEntry.positiveBignum
+    case CBORTags.negativeBignum: flags = TapeEntry.negativeBignum
+    case CBORTags.uuid: flags = TapeEntry.uuidBytes
+    default:
+      guard skipsUnknownTags else {
+        throw JKCBORError(
+          .unknownTag, "Tag \(head.argument) is not one that Codable values are read from",
+          at: head.start)
+      }
+      flags = 0
+    }
+    state.tape.append(
+      TapeEntry(
+        string.kind, flags: string.flags | flags, offset: string.offset,
+        payload: string.payload))
+  }
+
+  // MARK: - Shared values
+
+  /// The most tape entries that shared references may add, given the
+  /// `read` entries scanned from the input so far: four for each, and a
+  /// little more, so that references to references cannot make the tape
+  /// grow exponentially with the input.
+  static func copyLimit(read: Int) -> Int { 4 * read + 65_536 }
+
+  /// Records the content of a tag 28, whose head is `content`, as the next
+  /// shared value.
+  private mutating func scanShared<S: CBORStringRecording>(
+    _ content: CBORReader.Head, depth: Int, into state: inout ScanState, _ recording: S.Type
+  ) throws {
+    let number = shared.count
+    let start = state.tape.count
+    shared.append((start, -1, number))
+    addRoot(at: start, number: number, isMark: true, in: &state)
+    try scanItem(content, depth: depth + 1, into: &state, S.self)
+    shared[number].end = state.tape.count
+  }
+
+  /// Records the shared value `number`, which a tag 29 at `referenceStart`,
+  /// `depth` levels down, refers to, as a copy of its entries.
+  private mutating func copyShared(
+    _ number: UInt64, referenceStart: Int, depth: Int, into state: inout ScanState
+  ) throws {
+    guard number < UInt64(shared.count) else {
+      throw JKCBORError(
+        .invalidReference,
+        "The shared reference \(number) refers to no value marked before it (tag 28), "
+          + "of which there are \(shared.count)", at: referenceStart)
+    }
+    let (start, end, _) = shared[Int(number)]
+    guard end >= 0 else {
+      throw JKCBORError(
+        .invalidReference,
+        "The shared reference \(number) refers to a value that contains it", at: referenceStart)
+    }
+    let size = end - start
+    guard size <= Self.copyLimit(read: state.tape.count - copiedEntries) - copiedEntries else {
+      throw JKCBORError(
+        .limitExceeded,
+        "Shared references repeat more than the limit of "
+          + "\(Self.copyLimit(read: state.tape.count - copiedEntries)) items "
+          + "(4 for each item read, and 65,536)", at: referenceStart)
+    }
+    // The copy nests as deep as the value does, from where the reference is.
+    let height = sharedHeights[Int(number)] ?? Self.height(of: start..<end, in: state)
+    sharedHeights[Int(number)] = height
+    guard depth + height <= configuration.maxDepth else { throw reader.tooDeep(at: referenceStart) }
+    copiedEntries += size
+    let copy = state.tape.count
+    let shift = UInt64(copy - start)
+    let target = state.tape.reserve(size)
+    for offset in 0..<size {
+      var entry = state.tape.base[start + offset]
+      if entry.isContainer { entry.payload += shift }
+      target[offset] = entry
+    }
+    state.tape.count += size
+    // The copy's shared values, its own first, are those of the original
+    // (whose roots all come before the copy's).
+    let count = state.sharedRoots.count
+    var root = Self.firstRoot(atOrAfter: start, in: state.sharedRoots)
+    if root < count, state.sharedRoots[root].index == start {
+      addRoot(at: copy, number: identity(of: Int(number)), isMark: false, in: &state)
+      root += 1
+    }
+    while root < count, state.sharedRoots[root].index < end {
+      let inner = state.sharedRoots[root]
+      state.sharedRoots.append((inner.index + copy - start, inner.number))
+      root += 1
+    }
+  }
+
+  /// Notes that a class decoded at tape index `index` is shared value
+  /// `number`, which a tag 28 marks there (`isMark`) or a reference copied
+  /// there. An item that already has a number (a tag 28 still scanned,
+  /// around this mark or reference) makes the two numbers one value.
+  private mutating func addRoot(
+    at index: Int, number: Int, isMark: Bool, in state: inout ScanState
+  ) {
+    guard let last = state.sharedRoots.last, last.index == index else {
+      state.sharedRoots.append((index, number))
+      return
+    }
+    if isMark {
+      shared[number].identity = last.number
+    } else {
+      shared[last.number].identity = number
+      state.sharedRoots[state.sharedRoots.count - 1].number = number
+    }
+  }
+
+  /// The number that stands for shared value `number`'s identity.
+  private func identity(of number: Int) -> Int {
+    var number = number
+    while shared[number].identity != number { number = shared[number].identity }
+    return number
+  }
+
+  /// Replaces each number in the state's shared roots by the one that
+  /// stands for its identity, once the scan is done.
+  fileprivate mutating func resolveIdentities(in state: inout ScanState) {
+    for root in state.sharedRoots.indices {
+      state.sharedRoots[root].number = identity(of: state.sharedRoots[root].number)
+    }
+  }
+
+  /// How many arrays and maps nest in the item whose entries are at
+  /// `range` of the tape, the deepest included.
+  private static func height(of range: Range<Int>, in state: ScanState) -> Int {
+    var ends: [Int] = []
+    var height = 0
+    for index in range {
+      while let last = ends.last, index >= last { ends.removeLast() }
+      let entry = state.tape.base[index]
+      if entry.isContainer {
+        ends.append(entry.containerEnd)
+        height = max(height, ends.count)
+      }
+    }
+    return height
+  }
+
+  /// The first position in `roots`, sorted by index, whose index is
+  /// `index` or more.
+  static func firstRoot(atOrAfter index: Int, in roots: [(index: Int, number: Int)]) -> Int {
+    var low = 0
+    var high = roots.count
+    while low < high {
+      let middle = (low + high) / 2
+      if roots[middle].index < index { low = middle + 1 } else { high = middle }
+    }
+    return low
   }
 
   /// Checks that the array at `index` is `[exponent, mantissa]`: an
@@ -360,4 +638,23 @@ struct CBORTapeScanner {
     }
     state.tape.append(entry)
   }
+}
+
+/// Whether a scan numbers the strings it reads: not outside string
+/// namespaces (tag 256), where there is no table, and inside them. The
+/// scan's functions are generic over it, so that input without a namespace
+/// runs code with no trace of them.
+protocol CBORStringRecording {
+  /// Whether definite strings are added to the innermost namespace's table.
+  static var recordsStrings: Bool { get }
+}
+
+/// Scanning outside any string namespace.
+enum CBORPlainStrings: CBORStringRecording {
+  static var recordsStrings: Bool { false }
+}
+
+/// Scanning inside a string namespace.
+enum CBORNamespacedStrings: CBORStringRecording {
+  static var recordsStrings: Bool { true }
 }

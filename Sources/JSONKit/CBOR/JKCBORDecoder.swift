@@ -22,7 +22,13 @@ import Foundation
 ///   or its text; `Decimal` from a decimal fraction (tag 4) exactly, or an
 ///   integer or float; `URL` from text (tag 32 or plain);
 /// - maps with text keys, or integer keys for `[Int: V]` and other keyed
-///   containers whose keys have integer values.
+///   containers whose keys have integer values;
+/// - string references (tags 256 and 25) and shared values (tags 28 and
+///   29): a reference reads as the string or value it refers to, and a
+///   class that a model decodes at a shared value and at its references is
+///   one instance (value types get equal copies). A reference to nothing,
+///   or to a value that contains it, is an error, as are references that
+///   repeat more than four items for each one read (and 65,536).
 ///
 /// Input that is not well-formed CBOR, a repeated map key, bytes after the
 /// item, a tag JSONKit does not read or one on the wrong content, and

@@ -50,6 +50,11 @@ public struct JKCBORError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A tag that the reader does not know, where the type asked for needs
     /// its content to be understood.
     case unknownTag
+    /// A reference that refers to nothing it may: a string reference (tag
+    /// 25) outside any string namespace (tag 256) or past its table, or a
+    /// shared reference (tag 29) to a value not yet marked (tag 28) or to
+    /// one that contains the reference.
+    case invalidReference
   }
 
   /// What is wrong.

@@ -37,6 +37,12 @@ final class DecodingSession {
   let keyedLookup: KeyedLookup
   /// Rebuilds the coding paths of values, with the keys that led to them.
   @exclusivity(unchecked) var codingPaths: CodingPaths
+  /// Whether the document has shared values (CBOR's tag 28), a class
+  /// decoded at which, or at a reference to it, is one instance (see
+  /// ``sharedInstance(_:at:)``).
+  @exclusivity(unchecked) private(set) var hasSharedValues: Bool
+  /// The class instances decoded at shared values so far, by number.
+  @exclusivity(unchecked) var sharedInstances: [Int: AnyObject] = [:]
 
   /// A session over the document just scanned into `context` from `input`.
   init(context: ScanContext, input: UnsafeRawBufferPointer, options: JKDecoder.Options) {
@@ -57,6 +63,7 @@ final class DecodingSession {
       strategy: options.keyDecodingStrategy)
     keyedObjects = keyTables.spareKeyedObjects
     keyTables.spareKeyedObjects = []
+    hasSharedValues = !context.state.sharedRoots.isEmpty
   }
 
   /// Readies the session for the next document scanned into its context
@@ -72,6 +79,8 @@ final class DecodingSession {
     keyedLookup.beginDocument(
       entries: entries, count: absentIndex, keys: tape.keys, context: context)
     codingPaths.beginDocument(entries: entries, count: absentIndex, keys: tape.keys)
+    hasSharedValues = !context.state.sharedRoots.isEmpty
+    if !sharedInstances.isEmpty { sharedInstances = [:] }
     // The slots of the spare containers kept from the document before stay,
     // each set again when its container is given out.
     keyedObjects.removeSubrange(Swift.min(spareSlotsEnd, keyedObjects.count)...)

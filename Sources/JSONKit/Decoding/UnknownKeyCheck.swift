@@ -147,9 +147,19 @@ extension DecodingSession {
   }
 
   /// Decodes `type` by its `init(from:)` from the value at `index`, and
-  /// when unknown keys are rejected, checks the objects read inside it.
+  /// when unknown keys are rejected, checks the objects read inside it. A
+  /// class at a shared value of CBOR is decoded once for all the places
+  /// that refer to it.
   @inline(__always)
   func initialize<T: Decodable>(_ type: T.Type, at index: Int) throws -> T {
+    // For a value type the cast is false at compile time, where `T` is known.
+    if hasSharedValues, T.self is AnyObject.Type { return try sharedInstance(type, at: index) }
+    return try initializeValue(type, at: index)
+  }
+
+  /// ``initialize(_:at:)`` without the look-up of shared instances.
+  @inline(__always)
+  func initializeValue<T: Decodable>(_ type: T.Type, at index: Int) throws -> T {
     guard let unknownKeys else {
       return try type.init(from: TapeDecoder(session: self, index: index))
     }

@@ -19,6 +19,12 @@ struct ScanState {
   /// names), kept with them so that it too is made once per key; dropped
   /// whenever `keys` is emptied, since the ids then mean other keys.
   var derivedKeyTables: AnyObject?
+  /// Where a CBOR scan left shared values (tag 28) and the copies that
+  /// references to them (tag 29) made, by the tape index of their first
+  /// entry, in increasing order, with the number of the shared value: a
+  /// class decoded at any of the indexes of one number is one instance.
+  /// Empty for any input without tag 28.
+  var sharedRoots: [(index: Int, number: Int)] = []
 
   /// Buffers larger than these are shrunk when the context is readied for
   /// its next document (``reset()``, as its pool takes it back), so that one
@@ -33,6 +39,7 @@ struct ScanState {
     arena.trim(to: Self.keptArenaBytes)
     stack.count = 0
     keyStack.count = 0
+    if !sharedRoots.isEmpty { sharedRoots = [] }
     if keys.isOversized {
       keys.removeAll()
       derivedKeyTables = nil

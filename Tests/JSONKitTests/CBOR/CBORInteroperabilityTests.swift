@@ -23,12 +23,87 @@ struct CBORInteroperabilityTests {
 
   @Test("Every fixture cbor2 wrote reads as the item the standard says it is")
   func fixturesRead() throws {
-    #expect(Self.expectations.count == 19)
+    #expect(Self.expectations.count == 31)
     for (name, diagnostic) in Self.expectations {
       let bytes = try Data(contentsOf: Self.directory.appendingPathComponent(name + ".cbor"))
       let item = try CBORValue(cbor: bytes)
       #expect(item.description == diagnostic, "\(name)")
     }
+  }
+
+  struct Person: Decodable, Equatable {
+    var name: String
+    var email: String
+  }
+
+  final class SharedPerson: Decodable {
+    var name: String
+    var email: String
+  }
+
+  struct Task<Owner: Decodable>: Decodable {
+    var title: String
+    var state: String
+    var owner: Owner
+  }
+
+  struct Records<Owner: Decodable>: Decodable {
+    var owner: Owner
+    var reviewer: Owner
+    var tasks: [Task<Owner>]
+    var labels: [String]
+  }
+
+  struct Nested: Decodable, Equatable {
+    var pairs: [[Int]]
+    var grid: [[[Int]]]
+    var bytes: [Data]
+  }
+
+  /// The fixture `name` as bytes.
+  static func fixture(_ name: String) throws -> Data {
+    try Data(contentsOf: directory.appendingPathComponent(name + ".cbor"))
+  }
+
+  @Test(
+    "cbor2's string references and shared values decode as the plain encoding does",
+    arguments: ["stringref", "shared", "both"])
+  func referencesDecodeAsPlain(_ variant: String) throws {
+    let decoder = JKCBORDecoder()
+    for name in ["records", "nested-shares", "many-strings"] {
+      let plain = try Self.fixture(name)
+      let referenced = try Self.fixture(name + "-" + variant)
+      #expect(try CBORValue(cbor: referenced) == CBORValue(cbor: plain), "\(name)")
+      #expect(
+        try decoder.decode(JSONValue.self, from: referenced)
+          == decoder.decode(JSONValue.self, from: plain), "\(name)")
+    }
+    let records = try decoder.decode(Records<Person>.self, from: Self.fixture("records-" + variant))
+    let plainRecords = try decoder.decode(Records<Person>.self, from: Self.fixture("records"))
+    #expect(records.owner == plainRecords.owner && records.reviewer == plainRecords.reviewer)
+    #expect(records.tasks.map(\.owner) == plainRecords.tasks.map(\.owner))
+    #expect(records.tasks.map(\.title) == plainRecords.tasks.map(\.title))
+    #expect(records.labels == plainRecords.labels)
+    #expect(
+      try decoder.decode(Nested.self, from: Self.fixture("nested-shares-" + variant))
+        == decoder.decode(Nested.self, from: Self.fixture("nested-shares")))
+    #expect(
+      try decoder.decode([[String: String]].self, from: Self.fixture("many-strings-" + variant))
+        == decoder.decode([[String: String]].self, from: Self.fixture("many-strings")))
+  }
+
+  @Test("cbor2's shared dicts decode as one instance of a class", arguments: ["shared", "both"])
+  func sharedInstances(_ variant: String) throws {
+    let records = try JKCBORDecoder().decode(
+      Records<SharedPerson>.self, from: Self.fixture("records-" + variant))
+    #expect(records.owner === records.reviewer)
+    #expect(records.tasks[0].owner === records.owner && records.tasks[1].owner === records.owner)
+    #expect(records.tasks[2].owner !== records.owner)
+    #expect(records.tasks[2].owner.name == "Charles")
+    // Without shared values, every place is an instance of its own.
+    let plain = try JKCBORDecoder().decode(
+      Records<SharedPerson>.self, from: Self.fixture("records-stringref"))
+    #expect(plain.owner !== plain.reviewer)
   }
 
   /// Whether `python3` with `cbor2` can be run here.

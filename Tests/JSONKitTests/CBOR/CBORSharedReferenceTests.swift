@@ -1,0 +1,220 @@
+import Foundation
+import JSONKit
+import Testing
+
+/// Shared values (tags 28 and 29, http://cbor.schmorp.de/value-sharing): a
+/// reference reads as the value marked, as one instance for classes and as
+/// an equal copy for value types; a reference to nothing or to a value that
+/// contains it, and references that would repeat too much, are errors.
+@Suite("CBOR: shared references")
+struct CBORSharedReferenceTests {
+  final class Node: Decodable {
+    var v: Int
+  }
+
+  struct Pair: Decodable {
+    var first: Node
+    var second: Node
+  }
+
+  /// Decodes its second member before its first.
+  struct BackwardPair: Decodable {
+    var first: Node
+    var second: Node
+
+    enum CodingKeys: String, CodingKey {
+      case first, second
+    }
+
+    init(from decoder: any Decoder) throws {
+      let container = try decoder.container(keyedBy: CodingKeys.self)
+      second = try container.decode(Node.self, forKey: .second)
+      first = try container.decode(Node.self, forKey: .first)
+    }
+  }
+
+  struct Holder: Decodable {
+    var node: Node
+  }
+
+  struct Point: Decodable, Equatable {
+    var a: Int
+  }
+
+  /// The error that reading `hex` throws, as `CBORValue` and through
+  /// `JKCBORDecoder` as `T`: the same kind at the same byte.
+  private func error<T: Decodable>(
+    _ hex: String, decoding type: T.Type, sourceLocation: SourceLocation = #_sourceLocation
+  ) throws -> JKCBORError {
+    let bytes = CBORBytes.fromHex(hex)
+    let untyped = try #require(
+      throws: JKCBORError.self, sourceLocation: sourceLocation
+    ) { try CBORValue(cbor: bytes) }
+    let decoding = try #require(
+      throws: DecodingError.self, sourceLocation: sourceLocation
+    ) { try JKCBORDecoder().decode(type, from: bytes) }
+    guard case .dataCorrupted(let context) = decoding,
+      let typed = context.underlyingError as? JKCBORError
+    else {
+      Issue.record("not a JKCBORError underneath: \(decoding)", sourceLocation: sourceLocation)
+      return untyped
+    }
+    #expect(typed.kind == untyped.kind, sourceLocation: sourceLocation)
+    #expect(typed.offset == untyped.offset, sourceLocation: sourceLocation)
+    return untyped
+  }
+
+  @Test("A value type behind a reference decodes as an equal copy")
+  func valueTypesCopy() throws {
+    // [28({"a": 1}), 29(0)]
+    let bytes = CBORBytes.fromHex("82" + "d81ca1616101" + "d81d00")
+    #expect(try CBORValue(cbor: bytes) == [["a": 1], ["a": 1]])
+    #expect(try JKCBORDecoder().decode([Point].self, from: bytes) == [Point(a: 1), Point(a: 1)])
+    #expect(try JKCBORDecoder().decode(JSONValue.self, from: bytes) == [["a": 1], ["a": 1]])
+  }
+
+  @Test("A class behind a reference is the instance decoded at the value it marks")
+  func classIdentity() throws {
+    // {"first": 28({"v": 1}), "second": 29(0)}
+    let bytes = CBORBytes.fromHex(
+      "a2" + "656669727374" + "d81ca1617601" + "667365636f6e64" + "d81d00")
+    let pair = try JKCBORDecoder().decode(Pair.self, from: bytes)
+    #expect(pair.first === pair.second)
+    #expect(pair.first.v == 1)
+    // Whichever place the model decodes first.
+    let backward = try JKCBORDecoder().decode(BackwardPair.self, from: bytes)
+    #expect(backward.first === backward.second)
+    // Without tag 28, two places are two instances.
+    let plain = try JKCBORDecoder().decode(
+      Pair.self, from: CBORBytes.fromHex("a2656669727374a1617601667365636f6e64a1617601"))
+    #expect(plain.first !== plain.second)
+  }
+
+  @Test("Every reference in an array is the one instance; other values stay apart")
+  func arraysOfClasses() throws {
+    // [28({"v": 1}), 29(0), {"v": 2}, 29(0)]
+    let bytes = CBORBytes.fromHex("84" + "d81ca1617601" + "d81d00" + "a1617602" + "d81d00")
+    let nodes = try JKCBORDecoder().decode([Node].self, from: bytes)
+    #expect(nodes[0] === nodes[1] && nodes[1] === nodes[3])
+    #expect(nodes[2] !== nodes[0] && nodes[2].v == 2)
+  }
+
+  @Test("A class inside a shared value type is one instance in every copy")
+  func classesInsideCopies() throws {
+    // [28({"node": 28({"v": 1})}), 29(0), 29(1)]
+    let bytes = CBORBytes.fromHex("83" + "d81ca1646e6f6465d81ca1617601" + "d81d00" + "d81d01")
+    struct Row: Decodable {
+      var holders: [Holder]
+      var node: Node
+      init(from decoder: any Decoder) throws {
+        var container = try decoder.unkeyedContainer()
+        holders = [try container.decode(Holder.self), try container.decode(Holder.self)]
+        node = try container.decode(Node.self)
+      }
+    }
+    let row = try JKCBORDecoder().decode(Row.self, from: bytes)
+    #expect(row.holders[0].node === row.holders[1].node)
+    #expect(row.holders[0].node === row.node)
+  }
+
+  @Test("The type behind a reference is checked by decoding it")
+  func typeChecked() throws {
+    // {"a": 28([1]), "b": 29(0)} into a model whose b is a String.
+    struct Model: Decodable {
+      var a: [Int]
+      var b: String
+    }
+    let bytes = CBORBytes.fromHex("a2" + "6161d81c8101" + "6162d81d00")
+    #expect {
+      try JKCBORDecoder().decode(Model.self, from: bytes)
+    } throws: { error in
+      guard case DecodingError.typeMismatch(_, let context) = error else { return false }
+      return context.codingPath.map(\.stringValue) == ["b"]
+    }
+  }
+
+  @Test("Tag 28 on a string or a tag is shared too")
+  func sharedScalars() throws {
+    // [28("abc"), 29(0), 28(1(0)), 29(1)]
+    let bytes = CBORBytes.fromHex("84" + "d81c63616263" + "d81d00" + "d81cc100" + "d81d01")
+    #expect(try CBORValue(cbor: bytes) == ["abc", "abc", .tagged(1, 0), .tagged(1, 0)])
+    struct Row: Decodable {
+      var a: String
+      var b: String
+      var c: Date
+      var d: Date
+      init(from decoder: any Decoder) throws {
+        var container = try decoder.unkeyedContainer()
+        a = try container.decode(String.self)
+        b = try container.decode(String.self)
+        c = try container.decode(Date.self)
+        d = try container.decode(Date.self)
+      }
+    }
+    let row = try JKCBORDecoder().decode(Row.self, from: bytes)
+    #expect(row.a == "abc" && row.b == "abc")
+    #expect(row.c == Date(timeIntervalSince1970: 0) && row.d == row.c)
+  }
+
+  @Test("A reference to nothing marked, to a value that contains it, or to no integer is an error")
+  func errors() throws {
+    let nothing = try error("d81d00", decoding: [Int].self)
+    #expect(nothing.kind == .invalidReference)
+    #expect(nothing.offset == 0)
+    // [29(0), 28(1)]: not yet marked.
+    let later = try error("82d81d00d81c01", decoding: [Int].self)
+    #expect(later.kind == .invalidReference)
+    #expect(later.offset == 1)
+    // 28([29(0)]): a cycle.
+    let cycle = try error("d81c81d81d00", decoding: [[Int]].self)
+    #expect(cycle.kind == .invalidReference)
+    #expect(cycle.offset == 3)
+    #expect(cycle.message == "The shared reference 0 refers to a value that contains it")
+    // {"a": 28({"b": 29(0)})} into classes: a cycle too.
+    let deeper = try error("a16161d81ca16162d81d00", decoding: [String: [String: Int]].self)
+    #expect(deeper.kind == .invalidReference)
+    #expect(deeper.offset == 8)
+    // [28(1), 29("a")]
+    let notInteger = try error("82d81c01d81d6161", decoding: [Int].self)
+    #expect(notInteger.kind == .invalidTagContent)
+    #expect(notInteger.offset == 6)
+  }
+
+  /// `[28([1, 1]), 28([29(0), 29(0)]), 28([29(1), 29(1)]), …]`, `levels`
+  /// deep: the last value holds 2^`levels` ones.
+  static func doubling(levels: Int) -> [UInt8] {
+    var hex = "98" + String(format: "%02x", levels + 1) + "d81c820101"
+    for level in 0..<levels {
+      let reference =
+        level < 24 ? String(format: "d81d%02x", level) : String(format: "d81d18%02x", level)
+      hex += "d81c82" + reference + reference
+    }
+    return CBORBytes.fromHex(hex)
+  }
+
+  @Test("References to references that double at each level are refused, quickly")
+  func exponentialInputIsRefused() throws {
+    let clock = ContinuousClock()
+    let small = Self.doubling(levels: 8)
+    #expect(try JKCBORDecoder().decode([JSONValue].self, from: small).count == 9)
+    let start = clock.now
+    let hostile = Self.doubling(levels: 60)
+    let error = try error(
+      hostile.map { String(format: "%02x", $0) }.joined(), decoding: JSONValue.self)
+    #expect(error.kind == .limitExceeded)
+    #expect(clock.now - start < .seconds(5))
+  }
+
+  @Test("A copy may not nest deeper than the depth limit")
+  func copiesNestWithinTheDepthLimit() throws {
+    // [28([[1]]), [[29(0)]]] with a limit of 4: the copy's inner array is at depth 4.
+    let bytes = CBORBytes.fromHex("82" + "d81c818101" + "8181d81d00")
+    let decoder = JKCBORDecoder()
+    decoder.maxDepth = 4
+    #expect(throws: DecodingError.self) { try decoder.decode(JSONValue.self, from: bytes) }
+    #expect(throws: DecodingError.self) { try decoder.decode(CBORValue.self, from: bytes) }
+    decoder.maxDepth = 5
+    #expect(try decoder.decode(JSONValue.self, from: bytes) == [[[1]], [[[[1]]]]])
+    #expect(try decoder.decode(CBORValue.self, from: bytes) == [[[1]], [[[[1]]]]])
+  }
+}
