@@ -253,6 +253,60 @@ struct CBOREncoderReferenceTests {
     #expect(hex.hasSuffix("63313030" + "63313030" + "6431303030" + "d8191818"))
   }
 
+  // MARK: - Round trips
+
+  @Test("What each option writes reads back as what plain CBOR reads as")
+  func roundTrips() throws {
+    struct Shelf: Codable, Equatable {
+      var books: [Book]
+      var tags: [String: Int]
+    }
+    struct Book: Codable, Equatable {
+      var title: String
+      var author: String
+      var cover: Data
+    }
+    let books = (0..<60).map {
+      Book(
+        title: "Title \($0 % 9)", author: "Author \($0 % 4)",
+        cover: Data(repeating: 7, count: $0 % 5))
+    }
+    let shelf = Shelf(books: books, tags: ["novel": 3, "poetry": 1, "essays": 2])
+    let plain = try CBORValue(cbor: Self.encoder([]).encodeToBytes(shelf))
+    for options: JKCBOREncoder.Options in [
+      .stringReferences, .sharedReferences, .deterministic,
+      [.stringReferences, .sharedReferences, .deterministic, .selfDescribed],
+    ] {
+      let bytes = try Self.encoder(options).encodeToBytes(shelf)
+      #expect(try JKCBORDecoder().decode(Shelf.self, from: bytes) == shelf, "\(options)")
+      var item = try CBORValue(cbor: bytes)
+      if case .tagged(55799, let content) = item { item = content }
+      #expect(CBORDeterministicOrderTests.sorted(item) == CBORDeterministicOrderTests.sorted(plain))
+    }
+  }
+
+  @Test("Shared class instances come back as one instance, others as distinct ones")
+  func sharedRoundTrip() throws {
+    final class Tag: Codable {
+      var name: String
+      init(_ name: String) { self.name = name }
+    }
+    struct Post: Codable {
+      var tags: [Tag]
+      var main: Tag
+    }
+    let swift = Tag("swift")
+    let cbor = Tag("cbor")
+    let post = Post(tags: [swift, cbor, swift], main: cbor)
+    let shared = try JKCBORDecoder().decode(
+      Post.self, from: Self.encoder(.sharedReferences).encodeToBytes(post))
+    #expect(shared.tags[0] === shared.tags[2] && shared.tags[1] === shared.main)
+    #expect(
+      shared.tags[0] !== shared.tags[1] && shared.tags.map(\.name) == ["swift", "cbor", "swift"])
+    let plain = try JKCBORDecoder().decode(Post.self, from: Self.encoder([]).encodeToBytes(post))
+    #expect(plain.tags[0] !== plain.tags[2] && plain.tags[0].name == plain.tags[2].name)
+  }
+
   // MARK: - cbor2
 
   #if os(macOS) || os(Linux)

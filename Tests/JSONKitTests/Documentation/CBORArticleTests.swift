@@ -104,3 +104,45 @@ struct CBORArticleTests {
     #expect(json == ["name": "Ada", "born": 1815, "tags": [1, 2.5]])
   }
 }
+
+/// The CBOR article's section on the encoder's options.
+@Suite("The CBOR article's code: shared instances, string tables and deterministic bytes")
+struct CBORArticleOptionsTests {
+  final class Author: Codable {
+    var name: String
+    init(name: String) { self.name = name }
+  }
+
+  struct Book: Codable {
+    var title: String
+    var author: Author
+  }
+
+  @Test("A shared author comes back as one instance")
+  func sharedInstances() throws {
+    let ada = Author(name: "Ada")
+    let shelf = [Book(title: "Notes", author: ada), Book(title: "Letters", author: ada)]
+    let encoder = JKCBOREncoder()
+    encoder.options = [.sharedReferences, .stringReferences]
+    let bytes = try encoder.encode(shelf)
+    let books = try JKCBORDecoder().decode([Book].self, from: bytes)
+    // books[0].author === books[1].author: one Author, as it was encoded
+
+    #expect(books.count == 2)
+    #expect(books[0].author === books[1].author)
+    #expect(books[0].author.name == "Ada" && books[1].title == "Letters")
+    #expect(try bytes.count < JKCBOREncoder().encode(shelf).count)
+  }
+
+  @Test("Equal dictionaries give equal deterministic bytes")
+  func deterministicBytes() throws {
+    let encoder = JKCBOREncoder()
+    encoder.options = .deterministic
+    let first = try encoder.encode(["b": 1, "a": 2])
+    let second = try encoder.encode(["a": 2, "b": 1])
+    // first == second, whatever order the dictionaries hold their keys in
+
+    #expect(first == second)
+    #expect([UInt8](first) == [0xA2, 0x61, 0x61, 0x02, 0x61, 0x62, 0x01])
+  }
+}
