@@ -148,6 +148,22 @@ struct DecodingAtPointerTests {
     #expect(try decoder.decode(Row.self, from: json, at: "/row_list/0") == Row(userName: "ada"))
   }
 
+  /// RFC 6901 §4: a token names a key only with exactly its scalars.
+  @Test func keysAreMatchedScalarByScalarWithoutNormalization() throws {
+    let json = "{\"e\u{301}\": 1, \"k\": {\"\\u00e9\": 2}}"
+    let decoder = JKDecoder()
+    #expect(try decoder.decode(Int.self, from: json, at: "/e\u{301}") == 1)
+    #expect(try decoder.decode(Int.self, from: json, at: "/k/\u{E9}") == 2)
+    for pointer: JSONPointer in ["/\u{E9}", "/k/e\u{301}"] {
+      let error = Self.failure(pointer, in: json, as: Int.self)
+      guard case .keyNotFound(let key, _) = error as? DecodingError else {
+        Issue.record("expected keyNotFound for \(pointer), got \(String(describing: error))")
+        continue
+      }
+      #expect(key.stringValue.unicodeScalars.elementsEqual(pointer.tokens.last!.unicodeScalars))
+    }
+  }
+
   @Test func aRepeatedKeyNamesItsLastValue() throws {
     #expect(try JKDecoder().decode(Int.self, from: #"{"a": 1, "a": 2}"#, at: "/a") == 2)
   }

@@ -102,10 +102,13 @@ extension DecodingSession {
   }
 
   /// The value of the last member of the object at `object` whose key is
-  /// `name` as written in the JSON.
+  /// `name` as written in the JSON: the same Unicode scalars, compared
+  /// without normalization, as RFC 6901 compares a JSON Pointer's tokens
+  /// (`String`'s `==` would find a canonically equivalent spelling).
   func lastMember(writtenAs name: String, inObject object: Int) -> Int? {
     var found: Int?
-    for member in keyedLookup.members(ofObject: object) where rawKey(entries[member.key]) == name {
+    for member in keyedLookup.members(ofObject: object)
+    where rawKey(entries[member.key]).utf8.elementsEqual(name.utf8) {
       found = member.value
     }
     return found

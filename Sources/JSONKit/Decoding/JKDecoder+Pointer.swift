@@ -17,8 +17,9 @@ extension JKDecoder {
   /// lacks the key) or `DecodingError.valueNotFound` (an array lacks the
   /// element, or the token is applied to a string, number, Boolean or
   /// null) at the pointer's path. Members are found by their keys as
-  /// written, whatever the key strategy, and a repeated key names its last
-  /// value.
+  /// written, whatever the key strategy, with exactly the token's Unicode
+  /// scalars (RFC 6901 performs no normalization), and a repeated key
+  /// names its last value.
   ///
   /// - Throws: ``JSONPointer/SyntaxError`` when `pointer` was made from a
   ///   malformed literal, before the input is read.
