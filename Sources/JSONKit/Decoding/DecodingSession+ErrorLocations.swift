@@ -5,10 +5,10 @@ import Foundation
 /// decoding succeeds (or while a model's `try?` swallows errors).
 extension DecodingSession {
   /// `error` with the place of the value it is about: the location as its
-  /// underlying error (unless it has one of its own) and at the end of its
-  /// description, in the words syntax errors use. `keyNotFound` points at the
-  /// object and names a member that differs from the key only by spelling
-  /// convention or case. Errors that already say where, or whose path names
+  /// underlying error and at the end of its description, in the words
+  /// syntax errors use (an error with an underlying error of its own is
+  /// returned unchanged). `keyNotFound` points at the object and names a
+  /// member that differs from the key only by spelling convention or case. Errors that already say where, or whose path names
   /// nothing in this document, are returned as they are.
   func locating(_ error: DecodingError, in text: InputText) -> DecodingError {
     locating(error) { text.relocated(JKInputLocation(offset: $0, in: text.utf8)) }
