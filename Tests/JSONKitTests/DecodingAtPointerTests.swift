@@ -161,6 +161,11 @@ struct DecodingAtPointerTests {
         continue
       }
       #expect(key.stringValue.unicodeScalars.elementsEqual(pointer.tokens.last!.unicodeScalars))
+      let description = DecodingErrorLocationTests.context(of: error as! DecodingError)
+        .debugDescription
+      #expect(description.contains("canonically equivalent"), "\(description)")
+      #expect(description.contains("U+0065 U+0301") && description.contains("(U+00E9)"))
+      #expect(!description.contains("only by case"))
     }
   }
 

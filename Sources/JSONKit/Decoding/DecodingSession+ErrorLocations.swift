@@ -114,6 +114,14 @@ extension DecodingSession {
     return found
   }
 
+  /// The Unicode scalars of `text` as code points: `U+0065 U+0301`.
+  private static func scalars(_ text: String) -> String {
+    text.unicodeScalars.map { scalar in
+      let hex = String(scalar.value, radix: 16, uppercase: true)
+      return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+    }.joined(separator: " ")
+  }
+
   /// For a key an object lacks, the member that the model most likely
   /// meant, as a sentence: one that `.convertFromSnakeCase` would read as
   /// the key, one that the strategy in force converted away from it, or one
@@ -128,6 +136,12 @@ extension DecodingSession {
     var caseHint: String?
     for (member, memberName) in zip(keyedLookup.members(ofObject: object), named) {
       let written = rawKey(entries[member.key])
+      if written == name, !written.unicodeScalars.elementsEqual(name.unicodeScalars) {
+        // Only a JSON Pointer's token misses a key so: a model's lookups
+        // take canonically equivalent keys for the same key.
+        return
+          "The object has \"\(written)\" (\(Self.scalars(written))), canonically equivalent to \"\(name)\" (\(Self.scalars(name))); a JSON Pointer compares keys scalar by scalar."
+      }
       if isSnakeCase, written == name {
         return
           "The object has \"\(written)\", which keyDecodingStrategy .convertFromSnakeCase reads as \"\(memberName)\"."
