@@ -148,6 +148,71 @@ struct DecodingAtPointerTests {
     #expect(try decoder.decode(Row.self, from: json, at: "/row_list/0") == Row(userName: "ada"))
   }
 
+  /// RFC 6901 §4: a token names a key only with exactly its scalars.
+  @Test func keysAreMatchedScalarByScalarWithoutNormalization() throws {
+    let json = "{\"e\u{301}\": 1, \"k\": {\"\\u00e9\": 2}}"
+    let decoder = JKDecoder()
+    #expect(try decoder.decode(Int.self, from: json, at: "/e\u{301}") == 1)
+    #expect(try decoder.decode(Int.self, from: json, at: "/k/\u{E9}") == 2)
+    for pointer: JSONPointer in ["/\u{E9}", "/k/e\u{301}"] {
+      let error = Self.failure(pointer, in: json, as: Int.self)
+      guard case .keyNotFound(let key, _) = error as? DecodingError else {
+        Issue.record("expected keyNotFound for \(pointer), got \(String(describing: error))")
+        continue
+      }
+      #expect(key.stringValue.unicodeScalars.elementsEqual(pointer.tokens.last!.unicodeScalars))
+      let description = DecodingErrorLocationTests.context(of: error as! DecodingError)
+        .debugDescription
+      #expect(description.contains("canonically equivalent"), "\(description)")
+      #expect(description.contains("U+0065 U+0301") && description.contains("(U+00E9)"))
+      #expect(!description.contains("only by case"))
+    }
+  }
+
+  /// A value that needs a configuration: a factor for the number it reads.
+  struct Scaled: DecodableWithConfiguration, Equatable {
+    var value: Int
+    init(value: Int) { self.value = value }
+    init(from decoder: any Decoder, configuration: Int) throws {
+      value = try decoder.singleValueContainer().decode(Int.self) * configuration
+    }
+  }
+
+  enum Ten: DecodingConfigurationProviding {
+    static var decodingConfiguration: Int { 10 }
+  }
+
+  @Test func valuesThatNeedAConfiguration() throws {
+    let data = Data(Self.response.utf8)
+    let decoder = JKDecoder()
+    #expect(
+      try decoder.decode(Scaled.self, from: data, at: "/data/total", configuration: 3)
+        == Scaled(value: 6))
+    #expect(
+      try decoder.decode(Scaled.self, from: data, at: "/data/total", configuration: Ten.self)
+        == Scaled(value: 20))
+    let error = Result {
+      try decoder.decode(Scaled.self, from: data, at: "/data/items/0/name", configuration: 3)
+    }
+    guard case .failure(DecodingError.typeMismatch(_, let context)) = error else {
+      Issue.record("expected typeMismatch, got \(error)")
+      return
+    }
+    #expect(
+      Self.path(DecodingError.typeMismatch(Int.self, context)) == ["data", "items", "#0", "name"])
+    let missing = Result {
+      try decoder.decode(Scaled.self, from: data, at: "/data/count", configuration: 3)
+    }
+    guard case .failure(DecodingError.keyNotFound(let key, _)) = missing else {
+      Issue.record("expected keyNotFound, got \(missing)")
+      return
+    }
+    #expect(key.stringValue == "count")
+    #expect(throws: JSONPointer.SyntaxError.self) {
+      try decoder.decode(Scaled.self, from: data, at: "data", configuration: 3)
+    }
+  }
+
   @Test func aRepeatedKeyNamesItsLastValue() throws {
     #expect(try JKDecoder().decode(Int.self, from: #"{"a": 1, "a": 2}"#, at: "/a") == 2)
   }

@@ -130,6 +130,76 @@ struct DecodingErrorLocationTests {
     #expect(error?.jsonLocation?.line == 4)
   }
 
+  /// The place of `needle` in `json`, where CR, LF and CRLF each end a
+  /// line, worked out independently of JSONKit.
+  static func placeAfterAnyLineEnd(of needle: String, in json: String) -> (
+    offset: Int, line: Int, column: Int
+  ) {
+    let offset = place(of: needle, in: json).offset
+    var (line, column, afterCR) = (1, 1, false)
+    for scalar in String(decoding: json.utf8.prefix(offset), as: UTF8.self).unicodeScalars {
+      switch scalar {
+      case "\n":
+        if !afterCR { line += 1 }
+        (column, afterCR) = (1, false)
+      case "\r":
+        (line, column, afterCR) = (line + 1, 1, true)
+      default:
+        (column, afterCR) = (column + 1, false)
+      }
+    }
+    return (offset, line, column)
+  }
+
+  @Test(arguments: ["\r\n", "\r", "\n"])
+  func linesEndedByCRLFOrCRAndStringInput(_ end: String) throws {
+    let json = [
+      "{", #"  "users": ["#, #"    {"id": 1, "name": "Zoë 😀"},"#, #"    {"id": "2", "name": "b"}"#,
+      "  ]", "}",
+    ].joined(separator: end)
+    let expected = Self.placeAfterAnyLineEnd(of: #""2""#, in: json)
+    #expect(expected.line == 4 && expected.column == 12)
+    let decoder = JKDecoder()
+    let attempts: [() throws -> Void] = [
+      { _ = try decoder.decode(Users.self, from: json) },
+      { _ = try decoder.decode(Users.self, from: Data(json.utf8)) },
+      { _ = try decoder.decode(Users.self, from: Array(json.utf8)) },
+      { _ = try decoder.decode([User].self, from: json, at: "/users") },
+      { _ = try decoder.decode(User.self, from: json, at: "/users/1") },
+    ]
+    for attempt in attempts {
+      do {
+        try attempt()
+        Issue.record("decoded")
+      } catch let error as DecodingError {
+        guard case .typeMismatch = error else {
+          Issue.record("expected typeMismatch, got \(error)")
+          continue
+        }
+        let location = try #require(error.jsonLocation)
+        #expect(location.offset == expected.offset)
+        #expect(location.line == expected.line)
+        #expect(location.column == expected.column)
+        #expect(location.excerpt.contains(#""2""#))
+        #expect(!location.excerpt.contains("\r"))
+        #expect(Self.context(of: error).debugDescription.hasSuffix("around \(location)"))
+      }
+    }
+    // Foundation's case and path.
+    do {
+      _ = try JSONDecoder().decode(Users.self, from: Data(json.utf8))
+      Issue.record("Foundation decoded")
+    } catch let theirs as DecodingError {
+      var ours: DecodingError?
+      do { _ = try decoder.decode(Users.self, from: json) } catch { ours = error as? DecodingError }
+      let error = try #require(ours)
+      #expect(Self.kind(of: theirs) == Self.kind(of: error))
+      #expect(
+        ParityPath(Self.context(of: theirs).codingPath)
+          == ParityPath(Self.context(of: error).codingPath))
+    }
+  }
+
   @Test func nullWhereAValueIsNeeded() {
     Self.expectError(Users.self, "{\"users\": [\n{\"id\": null, \"name\": \"a\"}]}", at: "null")
   }

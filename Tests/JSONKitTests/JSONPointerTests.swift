@@ -365,12 +365,29 @@ struct JSONPointerLookupTests {
     #expect(value[pointer: "/b/c"] == 2)
   }
 
-  @Test func keysCompareAsTheObjectSubscriptDoes() throws {
+  /// RFC 6901 §4: no Unicode normalization. The object subscript holds
+  /// canonically equivalent keys equal; the pointer names a key only when
+  /// its scalars are the token's.
+  @Test func keysCompareScalarByScalarUnlikeTheObjectSubscript() throws {
     let value = try JSONValue(parsing: "{\"e\u{301}\": 1}")
     #expect(value["\u{E9}"] == 1)
-    #expect(value[pointer: JSONPointer(tokens: ["\u{E9}"])] == 1)
-    #expect(value[pointer: "/\u{E9}"] == 1)
+    #expect(value[pointer: JSONPointer(tokens: ["\u{E9}"])] == nil)
+    #expect(value[pointer: "/\u{E9}"] == nil)
+    #expect(value[pointer: JSONPointer(tokens: ["e\u{301}"])] == 1)
+    #expect(value[pointer: "/e\u{301}"] == 1)
     #expect(value[pointer: "/e"] == nil)
+    let composed = try JSONValue(parsing: "{\"\\u00e9\": 2}")
+    #expect(composed[pointer: "/\u{E9}"] == 2)
+    #expect(composed[pointer: "/e\u{301}"] == nil)
+  }
+
+  @Test func aLargeObjectsKeysCompareScalarByScalarToo() {
+    var object = JSONObject((0..<40).map { ("key\($0)", JSONValue.int(Int64($0))) })
+    object["e\u{301}"] = "decomposed"
+    let value = JSONValue.object(object)
+    #expect(value["\u{E9}"] == "decomposed")
+    #expect(value[pointer: "/\u{E9}"] == nil)
+    #expect(value[pointer: "/e\u{301}"] == "decomposed")
   }
 
   @Test func aLargeObjectIsSearchedThroughItsIndex() {

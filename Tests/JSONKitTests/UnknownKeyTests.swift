@@ -258,6 +258,96 @@ struct UnknownKeyTests {
       [Tagged].self, #"[{"id": 1, "name": "a", "tag": "t", "x": 1}]"#, key: "x", path: ["0"])
   }
 
+  /// A model of no members, whose synthesized `init(from:)` opens no
+  /// container.
+  struct Empty: Decodable, Equatable {}
+
+  /// A value whose `init(from:)` ignores its decoder.
+  struct Ignoring: Decodable {
+    init(from decoder: any Decoder) throws {}
+  }
+
+  struct Holder: Decodable {
+    var id: Int
+    var extra: Ignoring
+  }
+
+  @Test func anObjectThatNoContainerReadsHasOnlyUnknownMembers() throws {
+    let decoder = Self.rejecting()
+    #expect(try decoder.decode(Empty.self, from: Data("{}".utf8)) == Empty())
+    #expect(try JKDecoder().decode(Empty.self, from: Data(#"{"a": 1}"#.utf8)) == Empty())
+    Self.expectUnknown(Empty.self, #"{"a": 1}"#, key: "a", path: [])
+    Self.expectUnknown(Empty?.self, #"{"a": 1}"#, key: "a", path: [])
+    Self.expectUnknown([Empty].self, #"[{}, {"b": 2, "c": 3}]"#, key: "b", path: ["1"])
+    Self.expectUnknown(
+      Holder.self, #"{"id": 1, "extra": {"d": {"e": 4}}}"#, key: "d", path: ["extra"])
+    // Only objects have members: an ignored array or scalar is not checked.
+    for extra in ["[1, {\"f\": 5}]", "7", "null"] {
+      let json = Data(#"{"id": 1, "extra": \#(extra)}"#.utf8)
+      #expect(try decoder.decode(Holder.self, from: json).id == 1)
+    }
+    // What another decode of the same object asked about is known.
+    let both = try decoder.decode(
+      BothWays.self, from: Data(#"{"id": 1, "name": "a"}"#.utf8))
+    #expect(both.user.id == 1)
+  }
+
+  /// Decodes one object twice: as a `User` and as an `Empty`.
+  struct BothWays: Decodable {
+    var user: User
+    var empty: Empty
+    init(from decoder: any Decoder) throws {
+      user = try User(from: decoder)
+      empty = try decoder.singleValueContainer().decode(Empty.self)
+    }
+  }
+
+  /// Decodes the object through a single-value container as `Value`.
+  struct Through<Value: Decodable>: Decodable {
+    var value: Value
+    init(from decoder: any Decoder) throws {
+      value = try decoder.singleValueContainer().decode(Value.self)
+    }
+  }
+
+  @Test func aSingleValueContainerPassesTheObjectOn() throws {
+    let json = Data(#"{"id": 1, "name": "a"}"#.utf8)
+    for keys in [JKDecoder.KeyDecodingStrategy.useDefaultKeys, .convertFromSnakeCase] {
+      let decoder = Self.rejecting(keys)
+      #expect(try decoder.decode(Through<[String: JSONValue]>.self, from: json).value.count == 2)
+      #expect(try decoder.decode(Through<JSONValue>.self, from: json).value["name"] == "a")
+      #expect(try decoder.decode(Through<User>.self, from: json).value.id == 1)
+      let array = Data("[\(String(decoding: json, as: UTF8.self))]".utf8)
+      #expect(try decoder.decode([Through<JSONValue>].self, from: array).count == 1)
+    }
+    Self.expectUnknown(
+      Through<User>.self, #"{"id": 1, "name": "a", "q": 0}"#, key: "q", path: [])
+    Self.expectUnknown(Through<Empty>.self, #"{"r": 0}"#, key: "r", path: [])
+  }
+
+  /// A superclass that reads nothing of its object.
+  class Base: Decodable {
+    init() {}
+    required init(from decoder: any Decoder) throws {}
+  }
+
+  final class Derived: Base {
+    var n: Int
+    enum CodingKeys: String, CodingKey { case n }
+    required init(from decoder: any Decoder) throws {
+      let container = try decoder.container(keyedBy: CodingKeys.self)
+      n = try container.decode(Int.self, forKey: .n)
+      try super.init(from: container.superDecoder())
+    }
+  }
+
+  @Test func anObjectBehindASuperDecoderThatNothingReads() throws {
+    let decoder = Self.rejecting()
+    let derived = try decoder.decode(Derived.self, from: Data(#"{"n": 1, "super": {}}"#.utf8))
+    #expect(derived.n == 1)
+    Self.expectUnknown(Derived.self, #"{"n": 1, "super": {"m": 2}}"#, key: "m", path: ["super"])
+  }
+
   enum Shape: Decodable, Equatable {
     case circle(radius: Double)
     case square(side: Double)
@@ -280,6 +370,66 @@ struct UnknownKeyTests {
     let account = try Self.rejecting(.convertFromSnakeCase).decode(
       Account.self, from: Data(#"{"user_name": "a", "userName": "b", "created_at": 1}"#.utf8))
     #expect(account.userName == "b")
+  }
+
+  /// A model that needs a configuration: a factor for its one member.
+  struct Scaled: DecodableWithConfiguration {
+    var value: Int
+    enum CodingKeys: String, CodingKey { case value }
+    init(from decoder: any Decoder, configuration: Int) throws {
+      value =
+        try decoder.container(keyedBy: CodingKeys.self).decode(Int.self, forKey: .value)
+        * configuration
+    }
+  }
+
+  /// A model that needs a configuration and reads nothing.
+  struct Unread: DecodableWithConfiguration {
+    init(from decoder: any Decoder, configuration: Int) throws {}
+  }
+
+  @Test func decodesWithAConfigurationAreChecked() throws {
+    let decoder = Self.rejecting()
+    let json = #"{"value": 2, "extra": 0}"#
+    #expect(
+      try decoder.decode(Scaled.self, from: Data(#"{"value": 2}"#.utf8), configuration: 3).value
+        == 6)
+    for attempt in [
+      { _ = try decoder.decode(Scaled.self, from: Data(json.utf8), configuration: 3) },
+      { _ = try decoder.decode(Unread.self, from: Data(#"{"extra": 0}"#.utf8), configuration: 3) },
+    ] {
+      do {
+        try attempt()
+        Issue.record("decoded")
+      } catch DecodingError.dataCorrupted(let context) {
+        #expect(context.debugDescription.hasPrefix("Unknown key \"extra\""))
+        #expect(context.codingPath.isEmpty)
+      }
+    }
+    #expect(
+      try JKDecoder().decode(Scaled.self, from: Data(json.utf8), configuration: 3).value == 6)
+  }
+
+  @Test func decodesAtAPointerCheckOnlyTheValueNamed() throws {
+    let decoder = Self.rejecting()
+    let json = #"{"data": {"user": {"id": 1, "name": "a", "x": 0}}, "meta": {}}"#
+    do {
+      _ = try decoder.decode(User.self, from: json, at: "/data/user")
+      Issue.record("decoded")
+    } catch DecodingError.dataCorrupted(let context) {
+      #expect(context.debugDescription.hasPrefix("Unknown key \"x\""))
+      #expect(context.codingPath.map(\.stringValue) == ["data", "user"])
+      let place = DecodingErrorLocationTests.place(of: "\"x\"", in: json)
+      #expect(DecodingError.dataCorrupted(context).jsonLocation?.offset == place.offset)
+    }
+    #expect(try decoder.decode(Int.self, from: json, at: "/data/user/id") == 1)
+    do {
+      _ = try decoder.decode(Empty.self, from: json, at: "/data")
+      Issue.record("decoded")
+    } catch DecodingError.dataCorrupted(let context) {
+      #expect(context.debugDescription.hasPrefix("Unknown key \"user\""))
+      #expect(context.codingPath.map(\.stringValue) == ["data"])
+    }
   }
 
   @Test func streamsAndConfigurationsAreChecked() async throws {

@@ -5,10 +5,10 @@ import Foundation
 /// decoding succeeds (or while a model's `try?` swallows errors).
 extension DecodingSession {
   /// `error` with the place of the value it is about: the location as its
-  /// underlying error (unless it has one of its own) and at the end of its
-  /// description, in the words syntax errors use. `keyNotFound` points at the
-  /// object and names a member that differs from the key only by spelling
-  /// convention or case. Errors that already say where, or whose path names
+  /// underlying error and at the end of its description, in the words
+  /// syntax errors use (an error with an underlying error of its own is
+  /// returned unchanged). `keyNotFound` points at the object and names a
+  /// member that differs from the key only by spelling convention or case. Errors that already say where, or whose path names
   /// nothing in this document, are returned as they are.
   func locating(_ error: DecodingError, in text: InputText) -> DecodingError {
     locating(error) { text.relocated(JKInputLocation(offset: $0, in: text.utf8)) }
@@ -102,13 +102,24 @@ extension DecodingSession {
   }
 
   /// The value of the last member of the object at `object` whose key is
-  /// `name` as written in the JSON.
+  /// `name` as written in the JSON: the same Unicode scalars, compared
+  /// without normalization, as RFC 6901 compares a JSON Pointer's tokens
+  /// (`String`'s `==` would find a canonically equivalent spelling).
   func lastMember(writtenAs name: String, inObject object: Int) -> Int? {
     var found: Int?
-    for member in keyedLookup.members(ofObject: object) where rawKey(entries[member.key]) == name {
+    for member in keyedLookup.members(ofObject: object)
+    where rawKey(entries[member.key]).utf8.elementsEqual(name.utf8) {
       found = member.value
     }
     return found
+  }
+
+  /// The Unicode scalars of `text` as code points: `U+0065 U+0301`.
+  private static func scalars(_ text: String) -> String {
+    text.unicodeScalars.map { scalar in
+      let hex = String(scalar.value, radix: 16, uppercase: true)
+      return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+    }.joined(separator: " ")
   }
 
   /// For a key an object lacks, the member that the model most likely
@@ -125,6 +136,12 @@ extension DecodingSession {
     var caseHint: String?
     for (member, memberName) in zip(keyedLookup.members(ofObject: object), named) {
       let written = rawKey(entries[member.key])
+      if written == name, !written.unicodeScalars.elementsEqual(name.unicodeScalars) {
+        // Only a JSON Pointer's token misses a key so: a model's lookups
+        // take canonically equivalent keys for the same key.
+        return
+          "The object has \"\(written)\" (\(Self.scalars(written))), canonically equivalent to \"\(name)\" (\(Self.scalars(name))); a JSON Pointer compares keys scalar by scalar."
+      }
       if isSnakeCase, written == name {
         return
           "The object has \"\(written)\", which keyDecodingStrategy .convertFromSnakeCase reads as \"\(memberName)\"."

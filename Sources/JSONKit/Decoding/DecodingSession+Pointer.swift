@@ -1,3 +1,5 @@
+import Foundation
+
 /// Finding the value a JSON Pointer names on the tape.
 extension DecodingSession {
   /// Decodes `T` from the value that the reference tokens of a JSON
@@ -5,6 +7,18 @@ extension DecodingSession {
   func unwrap<T: Decodable>(_ type: T.Type, atTokens tokens: [String]) throws -> T {
     let index = try valueIndex(atTokens: tokens, for: type)
     return try unwrap(type, at: index, path: codingPaths.path(to: index))
+  }
+
+  /// Decodes `T`, which needs a configuration, from the value that the
+  /// reference tokens of a JSON Pointer name, with the coding path from the
+  /// document's root.
+  func initialize<T: DecodableWithConfiguration>(
+    _ type: T.Type, atTokens tokens: [String], configuration: T.DecodingConfiguration
+  ) throws -> T {
+    let index = try valueIndex(atTokens: tokens, for: type)
+    return try checkingUnknownKeys(at: index) {
+      try type.init(from: TapeDecoder(session: self, index: index), configuration: configuration)
+    }
   }
 
   /// The tape index of the value the tokens name, or the error for the

@@ -89,19 +89,22 @@ extension DecodingSession {
   private func decodeDictionary<D: StringKeyedDictionary, T>(
     _ dictionary: D.Type, at index: Int, as type: T.Type
   ) throws -> T {
-    reinterpret(try D.decode(from: self, at: index), as: T.self)
+    unknownKeys?.readsWhole(index)
+    return reinterpret(try D.decode(from: self, at: index), as: T.self)
   }
 
   private func decodeDictionaryMembers<D: StringKeyedDictionary, T>(
     _ dictionary: D.Type, at index: Int, as type: T.Type
   ) throws -> T {
-    reinterpret(try D.decodeMembers(from: self, at: index), as: T.self)
+    unknownKeys?.readsWhole(index)
+    return reinterpret(try D.decodeMembers(from: self, at: index), as: T.self)
   }
 
   private func decodeDictionary<D: StringKeyedDictionary, T>(
     _ dictionary: D.Type, at index: Int, depth: Int, as type: T.Type
   ) throws -> T {
-    reinterpret(try D.decode(from: self, at: index, depth: depth), as: T.self)
+    unknownKeys?.readsWhole(index)
+    return reinterpret(try D.decode(from: self, at: index, depth: depth), as: T.self)
   }
 
   /// The same value seen as `T`, for callers that have just checked that
@@ -195,6 +198,7 @@ extension DecodingSession {
     default:
       convert = nil
     }
+    if let unknownKeys, entries[index].kind == .object { unknownKeys.readsWhole(index) }
     do {
       return try JSONValueBuilder.value(at: index, in: tape, convertingKeys: convert)
     } catch {

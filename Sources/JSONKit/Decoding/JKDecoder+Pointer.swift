@@ -17,8 +17,9 @@ extension JKDecoder {
   /// lacks the key) or `DecodingError.valueNotFound` (an array lacks the
   /// element, or the token is applied to a string, number, Boolean or
   /// null) at the pointer's path. Members are found by their keys as
-  /// written, whatever the key strategy, and a repeated key names its last
-  /// value.
+  /// written, whatever the key strategy, with exactly the token's Unicode
+  /// scalars (RFC 6901 performs no normalization), and a repeated key
+  /// names its last value.
   ///
   /// - Throws: ``JSONPointer/SyntaxError`` when `pointer` was made from a
   ///   malformed literal, before the input is read.
@@ -26,6 +27,33 @@ extension JKDecoder {
     throws -> T
   {
     try data.withUnsafeBytes { try decode(type, from: $0, at: pointer) }
+  }
+
+  /// Decodes a value that needs a configuration from the part of a JSON
+  /// document that `pointer` names, as ``decode(_:from:at:)-(_,Data,_)``
+  /// does, and as `decode(_:from:configuration:)` decodes a whole document.
+  public func decode<T: DecodableWithConfiguration>(
+    _ type: T.Type, from data: Data, at pointer: JSONPointer,
+    configuration: T.DecodingConfiguration
+  ) throws -> T {
+    let tokens = try pointer.validated().tokens
+    return try data.withUnsafeBytes { bytes in
+      try withRootDecoder(bytes) {
+        try $0.session.initialize(type, atTokens: tokens, configuration: configuration)
+      }
+    }
+  }
+
+  /// Decodes a value whose configuration a provider type supplies from the
+  /// part of a JSON document that `pointer` names.
+  public func decode<T, C>(
+    _ type: T.Type, from data: Data, at pointer: JSONPointer, configuration: C.Type
+  ) throws -> T
+  where
+    T: DecodableWithConfiguration, C: DecodingConfigurationProviding,
+    T.DecodingConfiguration == C.DecodingConfiguration
+  {
+    try decode(type, from: data, at: pointer, configuration: C.decodingConfiguration)
   }
 
   /// Decodes a value of type `T` from the part of JSON bytes that `pointer`

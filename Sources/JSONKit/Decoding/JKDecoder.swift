@@ -73,9 +73,12 @@ public final class JKDecoder: LockedOptions, @unchecked Sendable {
     /// reading `allKeys`; `superDecoder()` asks about `super`. Keys are
     /// compared as the key strategy names them, and a superclass that reads
     /// the same decoder adds what it asks. Dictionaries and ``JSONValue``
-    /// take any key. An object is checked when the decode of the value that
-    /// holds it returns, so a value that a model drops with `try?` is not
-    /// checked.
+    /// take any key. An object whose decode returns without asking about
+    /// it at all (the `init(from:)` of a struct with no properties, one that
+    /// ignores its decoder, a superclass that reads nothing behind
+    /// `superDecoder()`) has only unknown members. An object is checked when
+    /// the decode of the value that holds it returns, so a value that a
+    /// model drops with `try?` is not checked.
     case reject
   }
 
@@ -260,8 +263,9 @@ public final class JKDecoder: LockedOptions, @unchecked Sendable {
   ) throws -> T {
     try data.withUnsafeBytes { bytes in
       try withRootDecoder(bytes) { decoder in
-        // The checks of unknown keys, if any, run when the decode ends.
-        try type.init(from: decoder, configuration: configuration)
+        try decoder.session.checkingUnknownKeys(at: 0) {
+          try type.init(from: decoder, configuration: configuration)
+        }
       }
     }
   }

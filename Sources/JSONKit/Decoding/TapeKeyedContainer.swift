@@ -310,6 +310,11 @@ struct TapeKeyedContainer<Key: CodingKey>: TapeKeyedContainerMaking {
   /// Foundation does.
   private func superDecoder(_ key: any CodingKey) -> TapeDecoder {
     if let index = lookup(key.stringValue) {
+      // What the super decoder's user reads of an object is checked with
+      // this container's object; reading nothing leaves it all unknown.
+      if let unknownKeys = session.unknownKeys, session[index].kind == .object {
+        unknownKeys.reads(index)
+      }
       return memberDecoder(index, key)
     }
     return TapeDecoder(

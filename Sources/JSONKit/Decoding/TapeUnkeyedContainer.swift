@@ -286,6 +286,11 @@ struct TapeUnkeyedContainer: UnkeyedDecodingContainer {
     try checkNotAtEnd(
       (any Decoder).self, "Cannot get superDecoder() -- unkeyed container is at end.")
     let decoder = TapeDecoder(session: session, index: position)
+    // Checked with the object around this array, as a keyed container's
+    // super decoder is (see ``UnknownKeyCheck``).
+    if let unknownKeys = session.unknownKeys, session[position].kind == .object {
+      unknownKeys.reads(position)
+    }
     advance()
     return decoder
   }

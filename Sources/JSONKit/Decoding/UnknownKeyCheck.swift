@@ -8,13 +8,17 @@
 /// decoders) and the objects whose `allKeys` was read; a member is known
 /// when its value was found, or where members share a name, a member of its
 /// name was. Ignoring unknown keys costs a test of a nil reference per
-/// lookup and per keyed container.
+/// lookup, per keyed container, and per dictionary or ``JSONValue`` decoded
+/// from an object.
 ///
 /// An object is checked when the decode of the value that holds it
 /// succeeds: the `init(from:)` of the object itself, or of the nearest value
 /// around it that the decoder decoded (a nested keyed container, or a
 /// superclass's object behind `superDecoder()`, is read by its parent's
-/// `init(from:)`). Objects inside a value whose decode failed are forgotten,
+/// `init(from:)`). An object whose `init(from:)` returns without reading
+/// it (an empty struct's, one that ignores its decoder), or that a super
+/// decoder was given out for, counts as read with nothing asked: each of
+/// its members that no other decode asked about is unknown. Objects inside a value whose decode failed are forgotten,
 /// so that a model that swallows an element's error with `try?` is not told
 /// about keys of the element it dropped.
 final class UnknownKeyCheck {
@@ -65,6 +69,14 @@ final class UnknownKeyCheck {
   /// Notes that every member of the object at `object` was asked for.
   func readsAll(_ object: Int) {
     _ = readAll.insert(object)
+  }
+
+  /// Notes that the object at `object` is read whole, by a decode that
+  /// takes any key (a `[String: V]`, a ``JSONValue``) rather than by a
+  /// keyed container.
+  func readsWhole(_ object: Int) {
+    reads(object)
+    readsAll(object)
   }
 
   /// Notes that the decode of the value at `index` begins: the mark to
@@ -172,16 +184,34 @@ extension DecodingSession {
   private func initialize<T: Decodable>(
     _ type: T.Type, at index: Int, checking unknownKeys: UnknownKeyCheck
   ) throws -> T {
-    guard let mark = unknownKeys.begins(index) else {
-      return try type.init(from: TapeDecoder(session: self, index: index))
+    try checkingUnknownKeys(at: index, with: unknownKeys) {
+      try type.init(from: TapeDecoder(session: self, index: index))
     }
-    let value: T
+  }
+
+  /// Runs `decode`, which decodes the value at `index`, and when unknown
+  /// keys are rejected, checks the objects read inside it once it returns.
+  func checkingUnknownKeys<R>(at index: Int, _ decode: () throws -> R) throws -> R {
+    guard let unknownKeys else { return try decode() }
+    return try checkingUnknownKeys(at: index, with: unknownKeys, decode)
+  }
+
+  private func checkingUnknownKeys<R>(
+    at index: Int, with unknownKeys: UnknownKeyCheck, _ decode: () throws -> R
+  ) throws -> R {
+    guard let mark = unknownKeys.begins(index) else {
+      return try decode()
+    }
+    let value: R
     do {
-      value = try type.init(from: TapeDecoder(session: self, index: index))
+      value = try decode()
     } catch {
       unknownKeys.failed(index, mark: mark, in: self)
       throw error
     }
+    // A decode that returned without reading its object asked about none
+    // of its members.
+    if entries[index].kind == .object { unknownKeys.reads(index) }
     try unknownKeys.succeeded(index, mark: mark, in: self)
     return value
   }

@@ -17,8 +17,9 @@
 /// ```
 ///
 /// Inside a `DecodingError` about a value, the location is the context's
-/// `underlyingError` (unless the error already had one of its own, which is
-/// kept; then only the description says where).
+/// `underlyingError`. An error that a model throws with an underlying error
+/// of its own comes back unchanged: it keeps that error and its
+/// description, and has no location.
 public struct JKInputLocation: Error, Sendable, Hashable, CustomStringConvertible {
   /// The zero-based byte offset in the input: in UTF-16 or UTF-32 input,
   /// the offset of the code unit in the bytes given (a byte order mark
@@ -91,8 +92,9 @@ extension DecodingError {
   /// byte of the value it is about (for `keyNotFound`, of the object that
   /// lacks the key), or for a syntax error the place of the
   /// ``JKParseError`` underneath. `nil` for errors from other decoders, and
-  /// for an error that a model threw with an underlying error of its own
-  /// (whose description still says where).
+  /// for an error that a model threw with an underlying error of its own,
+  /// which comes back unchanged (its description does not say where
+  /// either).
   ///
   /// ```swift
   /// do {

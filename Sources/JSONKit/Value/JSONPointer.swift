@@ -19,9 +19,12 @@
 /// malformed literal makes a pointer that keeps its ``syntaxError``, names
 /// nothing, and throws that error from ``validated()``.
 ///
-/// A token names the member of an object whose key is equal to it under
-/// `String`'s `==`, as ``JSONObject``'s subscript looks keys up; an object
-/// read from JSON text holds the last value of a repeated key. A token names
+/// A token names the member of an object whose key has exactly its Unicode
+/// scalars: as RFC 6901 requires, no normalization is performed, so the
+/// token `"\u{E9}"` (`é` as one scalar) does not name the key `"e\u{301}"`
+/// (`e` and a combining accent), although `String`'s `==` and
+/// ``JSONObject``'s subscript hold the two equal. An object read from JSON
+/// text holds the last value of a repeated key. A token names
 /// an element of an array only when it is `0` or a decimal number without a
 /// leading zero that is less than the array's count; `-`, which RFC 6901
 /// reserves for the position after the last element, names no element.
@@ -235,7 +238,8 @@ public struct JSONPointer: Sendable, Hashable, CustomStringConvertible,
 
 extension JSONValue {
   /// The value `pointer` names, or `nil` when it names nothing here: a key
-  /// the object lacks, an index outside the array (or `-`, or a token that
+  /// the object lacks (keys are compared scalar by scalar, without the
+  /// canonical equivalence of ``JSONObject``'s subscript), an index outside the array (or `-`, or a token that
   /// is not an index), a token applied to a string, number, Boolean or
   /// null, or a pointer made from a malformed literal.
   ///
@@ -251,8 +255,12 @@ extension JSONValue {
     for token in pointer.tokens {
       switch current {
       case .object(let object):
-        guard let member = object[token] else { return nil }
-        current = member
+        // The object holds at most one of the canonically equivalent
+        // spellings of a key; the token names it only when spelled alike.
+        guard let position = object.index(forKey: token),
+          object.members[position].key.utf8.elementsEqual(token.utf8)
+        else { return nil }
+        current = object.members[position].value
       case .array(let elements):
         guard let index = JSONPointer.arrayIndex(token), index < elements.count else {
           return nil

@@ -37,6 +37,34 @@ struct SwitchingFromFoundationArticleTests {
     #expect(try foundationEncoder.encode(event) == bytes)
   }
 
+  @Test("Unknown keys refused on request, and decoding at a JSON Pointer")
+  func unknownKeysAndPointers() throws {
+    struct Item: Decodable {
+      var id: Int
+      var name: String
+    }
+    let decoder = JKDecoder()
+    decoder.unknownKeyStrategy = .reject
+    let json = #"{"data": {"items": [{"id": 1, "name": "a"}]}, "meta": {"page": 1}}"#
+    let items = try decoder.decode([Item].self, from: json, at: "/data/items")
+    // one Item; "meta" is validated, but neither decoded nor checked for unknown keys
+    let misspelled = #"{"data": {"items": [{"id": 1, "nmae": "a", "name": "a"}]}}"#
+    let refused = Result { try decoder.decode([Item].self, from: misspelled, at: "/data/items") }
+    // refused is a failure: Unknown key "nmae" at the coding path data.items[0]
+
+    #expect(items.map(\.id) == [1])
+    #expect(JKDecoder().unknownKeyStrategy == .ignore)
+    guard case .failure(DecodingError.dataCorrupted(let context)) = refused else {
+      Issue.record("expected dataCorrupted, got \(refused)")
+      return
+    }
+    #expect(context.debugDescription.hasPrefix("Unknown key \"nmae\""))
+    #expect(
+      context.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue } == [
+        "data", "items", "0",
+      ])
+  }
+
   @Test("A trailing comma needs the option, which Foundation does not ask for")
   func trailingComma() throws {
     let decoder = JKDecoder()
