@@ -305,26 +305,34 @@ struct CBORTapeScanner {
         ? String(head.argument)
         : head.argument == .max ? "-18446744073709551616" : "-\(head.argument + 1)"
       id = Self.intern(text, in: &state)
-    case .tag where head.argument == CBORTags.stringReference && !head.isIndefinite:
-      let string = try referencedString(
-        tagStart: head.start, content: try reader.readHead(), S.self)
-      guard string.kind == .string else {
-        throw JKCBORError(
-          .invalidTagContent,
-          "A map key that is not text or an integer cannot be decoded by Codable",
-          at: head.start)
-      }
-      let key = reader.bytes.baseAddress!.assumingMemoryBound(to: UInt8.self) + string.offset + 1
-      id = state.keys.intern(key, length: Int(truncatingIfNeeded: string.payload))
     default:
-      throw JKCBORError(
-        .invalidTagContent,
-        "A map key that is not text or an integer cannot be decoded by Codable", at: head.start)
+      id = try referencedKey(head, into: &state, S.self)
     }
     state.tape.append(TapeEntry(.key, offset: head.start, payload: UInt64(id)))
     // Repeats are found among Swift-equal keys, as JSON's are, when the map ends.
     state.keyStack.append(state.keys.canonicalIDs[Int(id)])
     try scanItem(depth: depth + 1, into: &state, S.self)
+  }
+
+  /// The id of the map key whose head is `head`, which is not text or an
+  /// integer: a string reference to text is that text's key; anything else
+  /// is an error. Out of line, so that the keys that are text or integers
+  /// run the code they ran before references.
+  @inline(never)
+  private mutating func referencedKey<S: CBORStringRecording>(
+    _ head: CBORReader.Head, into state: inout ScanState, _ recording: S.Type
+  ) throws -> UInt32 {
+    var string: TapeEntry?
+    if head.major == .tag, head.argument == CBORTags.stringReference, !head.isIndefinite {
+      string = try referencedString(tagStart: head.start, content: try reader.readHead(), S.self)
+    }
+    guard let string, string.kind == .string else {
+      throw JKCBORError(
+        .invalidTagContent,
+        "A map key that is not text or an integer cannot be decoded by Codable", at: head.start)
+    }
+    let key = reader.bytes.baseAddress!.assumingMemoryBound(to: UInt8.self) + string.offset + 1
+    return state.keys.intern(key, length: Int(truncatingIfNeeded: string.payload))
   }
 
   /// `text` interned as a key.
