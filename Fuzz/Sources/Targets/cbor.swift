@@ -174,6 +174,28 @@ private func checkEncoding<T: Codable>(_ value: T) {
   require(
     keysOrdered(first) == keysOrdered(second),
     "encoding what encoding wrote decodes to gives the same bytes", "\(value)")
+  checkEncodingOptions(value, plain: first, encoder, decoder)
+}
+
+/// What the encoder's options write: deterministic bytes are the plain
+/// bytes with every map in its keys' order; with string and shared
+/// references, the same item once read, which decodes.
+private func checkEncodingOptions<T: Codable>(
+  _ value: T, plain: [UInt8], _ encoder: JKCBOREncoder, _ decoder: JKCBORDecoder
+) {
+  do {
+    encoder.options = .deterministic
+    let sorted = try encoder.encodeToBytes(value)
+    require(sorted == keysOrdered(plain), "deterministic bytes order every map", "\(value)")
+    encoder.options = [.stringReferences, .sharedReferences]
+    let referenced = try encoder.encodeToBytes(value)
+    require(
+      keysOrdered(referenced) == keysOrdered(plain),
+      "string and shared references read as the plain item", "\(value)")
+    _ = try decoder.decode(T.self, from: referenced)
+  } catch {
+    violated("the encoder's options write what decodes", "\(error)\n\(value)")
+  }
 }
 
 /// The item `bytes` hold, written again with every map's pairs in the order
