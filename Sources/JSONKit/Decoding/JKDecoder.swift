@@ -78,7 +78,9 @@ public final class JKDecoder: LockedOptions, @unchecked Sendable {
     /// ignores its decoder, a superclass that reads nothing behind
     /// `superDecoder()`) has only unknown members. An object is checked when
     /// the decode of the value that holds it returns, so a value that a
-    /// model drops with `try?` is not checked.
+    /// model drops with `try?` is not checked, nor are the elements of an
+    /// array that a model leaves unread, or an object that a `.custom` date
+    /// or data strategy does not read.
     case reject
   }
 
