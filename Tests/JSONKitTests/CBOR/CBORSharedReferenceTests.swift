@@ -41,29 +41,6 @@ struct CBORSharedReferenceTests {
     var a: Int
   }
 
-  /// The error that reading `hex` throws, as `CBORValue` and through
-  /// `JKCBORDecoder` as `T`: the same kind at the same byte.
-  private func error<T: Decodable>(
-    _ hex: String, decoding type: T.Type, sourceLocation: SourceLocation = #_sourceLocation
-  ) throws -> JKCBORError {
-    let bytes = CBORBytes.fromHex(hex)
-    let untyped = try #require(
-      throws: JKCBORError.self, sourceLocation: sourceLocation
-    ) { try CBORValue(cbor: bytes) }
-    let decoding = try #require(
-      throws: DecodingError.self, sourceLocation: sourceLocation
-    ) { try JKCBORDecoder().decode(type, from: bytes) }
-    guard case .dataCorrupted(let context) = decoding,
-      let typed = context.underlyingError as? JKCBORError
-    else {
-      Issue.record("not a JKCBORError underneath: \(decoding)", sourceLocation: sourceLocation)
-      return untyped
-    }
-    #expect(typed.kind == untyped.kind, sourceLocation: sourceLocation)
-    #expect(typed.offset == untyped.offset, sourceLocation: sourceLocation)
-    return untyped
-  }
-
   @Test("A value type behind a reference decodes as an equal copy")
   func valueTypesCopy() throws {
     // [28({"a": 1}), 29(0)]
@@ -158,24 +135,25 @@ struct CBORSharedReferenceTests {
 
   @Test("A reference to nothing marked, to a value that contains it, or to no integer is an error")
   func errors() throws {
-    let nothing = try error("d81d00", decoding: [Int].self)
+    let nothing = try cborReferenceError("d81d00", decoding: [Int].self)
     #expect(nothing.kind == .invalidReference)
     #expect(nothing.offset == 0)
     // [29(0), 28(1)]: not yet marked.
-    let later = try error("82d81d00d81c01", decoding: [Int].self)
+    let later = try cborReferenceError("82d81d00d81c01", decoding: [Int].self)
     #expect(later.kind == .invalidReference)
     #expect(later.offset == 1)
     // 28([29(0)]): a cycle.
-    let cycle = try error("d81c81d81d00", decoding: [[Int]].self)
+    let cycle = try cborReferenceError("d81c81d81d00", decoding: [[Int]].self)
     #expect(cycle.kind == .invalidReference)
     #expect(cycle.offset == 3)
     #expect(cycle.message == "The shared reference 0 refers to a value that contains it")
     // {"a": 28({"b": 29(0)})} into classes: a cycle too.
-    let deeper = try error("a16161d81ca16162d81d00", decoding: [String: [String: Int]].self)
+    let deeper = try cborReferenceError(
+      "a16161d81ca16162d81d00", decoding: [String: [String: Int]].self)
     #expect(deeper.kind == .invalidReference)
     #expect(deeper.offset == 8)
     // [28(1), 29("a")]
-    let notInteger = try error("82d81c01d81d6161", decoding: [Int].self)
+    let notInteger = try cborReferenceError("82d81c01d81d6161", decoding: [Int].self)
     #expect(notInteger.kind == .invalidTagContent)
     #expect(notInteger.offset == 6)
   }
@@ -199,7 +177,7 @@ struct CBORSharedReferenceTests {
     #expect(try JKCBORDecoder().decode([JSONValue].self, from: small).count == 9)
     let start = clock.now
     let hostile = Self.doubling(levels: 60)
-    let error = try error(
+    let error = try cborReferenceError(
       hostile.map { String(format: "%02x", $0) }.joined(), decoding: JSONValue.self)
     #expect(error.kind == .limitExceeded)
     #expect(clock.now - start < .seconds(5))

@@ -15,29 +15,6 @@ struct CBORStringReferenceTests {
     return (try CBORValue(cbor: bytes), try JKCBORDecoder().decode(type, from: bytes))
   }
 
-  /// The error that reading `hex` throws, as `CBORValue` and through
-  /// `JKCBORDecoder` as `T`: the same kind at the same byte.
-  private func error<T: Decodable>(
-    _ hex: String, decoding type: T.Type, sourceLocation: SourceLocation = #_sourceLocation
-  ) throws -> JKCBORError {
-    let bytes = CBORBytes.fromHex(hex)
-    let untyped = try #require(
-      throws: JKCBORError.self, sourceLocation: sourceLocation
-    ) { try CBORValue(cbor: bytes) }
-    let decoding = try #require(
-      throws: DecodingError.self, sourceLocation: sourceLocation
-    ) { try JKCBORDecoder().decode(type, from: bytes) }
-    guard case .dataCorrupted(let context) = decoding,
-      let typed = context.underlyingError as? JKCBORError
-    else {
-      Issue.record("not a JKCBORError underneath: \(decoding)", sourceLocation: sourceLocation)
-      return untyped
-    }
-    #expect(typed.kind == untyped.kind, sourceLocation: sourceLocation)
-    #expect(typed.offset == untyped.offset, sourceLocation: sourceLocation)
-    return untyped
-  }
-
   @Test("A reference reads as the text or bytes it refers to; short strings are not numbered")
   func valuesAndNumbering() throws {
     // 256(["aaa", 25(0), "bb", h'010203', 25(1)]): "bb" is too short to number.
@@ -92,7 +69,7 @@ struct CBORStringReferenceTests {
   @Test("A reference to a repeated key is a repeated key")
   func repeatedKeyByReference() throws {
     // 256({"name": 1, 25(0): 2}): the second key is at byte 10.
-    let error = try error("d90100a2646e616d6501d8190002", decoding: [String: Int].self)
+    let error = try cborReferenceError("d90100a2646e616d6501d8190002", decoding: [String: Int].self)
     #expect(error.kind == .duplicateKey)
   }
 
@@ -127,7 +104,8 @@ struct CBORStringReferenceTests {
     #expect(item == ["aaa", ["bbb", "bbb"], "aaa"])
     #expect(decoded == ["aaa", ["bbb", "bbb"], "aaa"])
     // 256([256(["bbb"]), 25(0)]): the outer table is empty.
-    let error = try error("d9010082" + "d901008163626262" + "d81900", decoding: JSONValue.self)
+    let error = try cborReferenceError(
+      "d9010082" + "d901008163626262" + "d81900", decoding: JSONValue.self)
     #expect(error.kind == .invalidReference)
     #expect(error.offset == 12)
   }
@@ -166,7 +144,8 @@ struct CBORStringReferenceTests {
   @Test("A tag's content check sees the referenced string's type")
   func tagContentChecks() throws {
     // 256(["abcd", 37(25(0))]): the reference at byte 10 is text.
-    let error = try error("d9010082" + "6461626364" + "d825d81900", decoding: JSONValue.self)
+    let error = try cborReferenceError(
+      "d9010082" + "6461626364" + "d825d81900", decoding: JSONValue.self)
     #expect(error.kind == .invalidTagContent)
     #expect(error.offset == 11)
     #expect(error.message == "Tag 37 holds a text string where it needs a byte string of 16 bytes")
@@ -175,36 +154,38 @@ struct CBORStringReferenceTests {
   @Test("Chunked strings are not numbered")
   func indefiniteStringsAreNotNumbered() throws {
     // 256([(_ "aaa"), 25(0)])
-    let error = try error("d9010082" + "7f63616161ff" + "d81900", decoding: JSONValue.self)
+    let error = try cborReferenceError(
+      "d9010082" + "7f63616161ff" + "d81900", decoding: JSONValue.self)
     #expect(error.kind == .invalidReference)
     #expect(error.offset == 10)
   }
 
   @Test("A reference outside a namespace, past the table or to no integer is an error")
   func errors() throws {
-    let outside = try error("81d81900", decoding: [String].self)
+    let outside = try cborReferenceError("81d81900", decoding: [String].self)
     #expect(outside.kind == .invalidReference)
     #expect(outside.offset == 1)
     #expect(outside.message.contains("outside any string namespace"))
-    let keyOutside = try error("a1d8190001", decoding: [String: Int].self)
+    let keyOutside = try cborReferenceError("a1d8190001", decoding: [String: Int].self)
     #expect(keyOutside.kind == .invalidReference)
     #expect(keyOutside.offset == 1)
-    let underTag = try error("d820d81900", decoding: URL.self)
+    let underTag = try cborReferenceError("d820d81900", decoding: URL.self)
     #expect(underTag.kind == .invalidReference)
     #expect(underTag.offset == 2)
     // 256(["aaa", 25(1)])
-    let past = try error("d9010082" + "63616161" + "d81901", decoding: [String].self)
+    let past = try cborReferenceError("d9010082" + "63616161" + "d81901", decoding: [String].self)
     #expect(past.kind == .invalidReference)
     #expect(past.offset == 8)
     #expect(
       past.message
         == "The string reference 1 is past the table of its namespace, which holds 1 string")
     // 256(["aaa", 25("a")])
-    let notInteger = try error("d9010082" + "63616161" + "d8196161", decoding: [String].self)
+    let notInteger = try cborReferenceError(
+      "d9010082" + "63616161" + "d8196161", decoding: [String].self)
     #expect(notInteger.kind == .invalidTagContent)
     #expect(notInteger.offset == 10)
     // 256([25(-1)])
-    let negative = try error("d9010081" + "d81920", decoding: [String].self)
+    let negative = try cborReferenceError("d9010081" + "d81920", decoding: [String].self)
     #expect(negative.kind == .invalidTagContent)
     #expect(negative.offset == 6)
   }
@@ -213,4 +194,27 @@ struct CBORStringReferenceTests {
 /// The hexadecimal digits of `text`'s UTF-8 bytes.
 func hexText(_ text: String) -> String {
   text.utf8.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
+}
+
+/// The error that reading `hex` throws, as `CBORValue` and through
+/// `JKCBORDecoder` as `T`: the same kind at the same byte.
+func cborReferenceError<T: Decodable>(
+  _ hex: String, decoding type: T.Type, sourceLocation: SourceLocation = #_sourceLocation
+) throws -> JKCBORError {
+  let bytes = CBORBytes.fromHex(hex)
+  let untyped = try #require(
+    throws: JKCBORError.self, sourceLocation: sourceLocation
+  ) { try CBORValue(cbor: bytes) }
+  let decoding = try #require(
+    throws: DecodingError.self, sourceLocation: sourceLocation
+  ) { try JKCBORDecoder().decode(type, from: bytes) }
+  guard case .dataCorrupted(let context) = decoding,
+    let typed = context.underlyingError as? JKCBORError
+  else {
+    Issue.record("not a JKCBORError underneath: \(decoding)", sourceLocation: sourceLocation)
+    return untyped
+  }
+  #expect(typed.kind == untyped.kind, sourceLocation: sourceLocation)
+  #expect(typed.offset == untyped.offset, sourceLocation: sourceLocation)
+  return untyped
 }
