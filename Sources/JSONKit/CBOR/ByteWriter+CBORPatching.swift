@@ -53,46 +53,75 @@ extension ByteWriter {
 /// Steps over CBOR items JSONKit wrote itself (well-formed, definite
 /// lengths), to find where each ends without reading it.
 enum CBORItemWalker {
+  /// The size of the head whose initial byte is `initial`: 1, or 1 and the
+  /// one, two, four or eight bytes of its argument.
+  @inline(__always)
+  static func headSize(_ initial: UInt8) -> Int {
+    let info = initial & 31
+    return info < 24 ? 1 : 1 &+ 1 &<< Int(info &- 24)
+  }
+
   /// The head at `offset`: its major type, its argument, and where it ends.
+  @inline(__always)
   static func head(at offset: Int, in bytes: UnsafeRawBufferPointer)
     -> (major: UInt8, argument: UInt64, end: Int)
   {
-    let initial = bytes[offset]
-    let info = initial & 31
-    var argument = UInt64(info)
-    var end = offset + 1
-    let size: Int
-    switch info {
-    case 24: size = 1
-    case 25: size = 2
-    case 26: size = 4
-    case 27: size = 8
-    default: size = 0
+    let base = bytes.baseAddress!
+    let initial = base.load(fromByteOffset: offset, as: UInt8.self)
+    let argument: UInt64
+    switch initial & 31 {
+    case 24: argument = UInt64(base.load(fromByteOffset: offset + 1, as: UInt8.self))
+    case 25:
+      argument = UInt64(
+        UInt16(bigEndian: base.loadUnaligned(fromByteOffset: offset + 1, as: UInt16.self)))
+    case 26:
+      argument = UInt64(
+        UInt32(bigEndian: base.loadUnaligned(fromByteOffset: offset + 1, as: UInt32.self)))
+    case 27:
+      argument = UInt64(
+        bigEndian: base.loadUnaligned(fromByteOffset: offset + 1, as: UInt64.self))
+    default: argument = UInt64(initial & 31)
     }
-    if size > 0 {
-      argument = 0
-      for index in 0..<size { argument = argument << 8 | UInt64(bytes[end + index]) }
-      end += size
-    }
-    return (initial >> 5, argument, end)
+    return (initial >> 5, argument, offset + headSize(initial))
   }
 
   /// Where the item starting at `offset` ends.
   static func end(ofItemAt offset: Int, in bytes: UnsafeRawBufferPointer) -> Int {
+    walk(itemAt: offset, in: bytes).end
+  }
+
+  /// Where the item starting at `offset` ends, and whether it holds a map
+  /// of more than one member (itself included). Integers, floats and
+  /// simple values are stepped over by their initial byte alone.
+  static func walk(itemAt offset: Int, in bytes: UnsafeRawBufferPointer)
+    -> (end: Int, holdsMapOfMany: Bool)
+  {
+    let base = bytes.baseAddress!
     var position = offset
     var itemsLeft = 1
+    var holdsMapOfMany = false
     while itemsLeft > 0 {
       itemsLeft -= 1
+      let initial = base.load(fromByteOffset: position, as: UInt8.self)
+      switch initial >> 5 {
+      case 0, 1, 7:
+        position += headSize(initial)
+        continue
+      default:
+        break
+      }
       let head = head(at: position, in: bytes)
       position = head.end
+      let argument = Int(truncatingIfNeeded: head.argument)
       switch head.major {
-      case 2, 3: position += Int(head.argument)
-      case 4: itemsLeft += Int(head.argument)
-      case 5: itemsLeft += 2 * Int(head.argument)
-      case 6: itemsLeft += 1
-      default: break
+      case 2, 3: position += argument
+      case 4: itemsLeft += argument
+      case 5:
+        itemsLeft += 2 * argument
+        if argument > 1 { holdsMapOfMany = true }
+      default: itemsLeft += 1  // a tag's content
       }
     }
-    return position
+    return (position, holdsMapOfMany)
   }
 }

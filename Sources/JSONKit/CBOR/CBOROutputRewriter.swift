@@ -82,11 +82,10 @@ struct CBOROutputRewriter {
     var copied = start
     while position < input.count {
       let initial = base.load(fromByteOffset: position, as: UInt8.self)
-      let info = initial & 31
       let major = initial >> 5
       // Integers, floats, simple values, array and map heads: stepped over.
       guard major == 2 || major == 3 || major == 6 else {
-        position += info < 24 ? 1 : 1 + 1 << (info - 24)
+        position += CBORItemWalker.headSize(initial)
         continue
       }
       let head = CBORItemWalker.head(at: position, in: input)
@@ -94,31 +93,23 @@ struct CBOROutputRewriter {
       case 2, 3:
         let count = Int(head.argument)
         let end = head.end + count
-        if work.referencesStrings && count >= 3 {
-          let string = UnsafeRawBufferPointer(start: base + head.end, count: count)
-          if let number = stringTable.number(of: string, isText: head.major == 3) {
-            output.append(base + copied, count: position - copied)
-            output.appendCBORHead(major: 6, CBORTags.stringReference)
-            output.appendCBORHead(major: 0, UInt64(number))
-            copied = end
-          } else if count >= CBORTags.shortestReferencedLength(tableCount: stringTable.count) {
-            stringTable.add(string, isText: head.major == 3)
-          }
+        if work.referencesStrings,
+          let number = referenceNumber(
+            of: UnsafeRawBufferPointer(start: base + head.end, count: count),
+            isText: head.major == 3)
+        {
+          output.append(base + copied, count: position - copied)
+          output.appendCBORHead(major: 6, CBORTags.stringReference)
+          output.appendCBORHead(major: 0, UInt64(number))
+          copied = end
         }
         position = end
       case 6 where head.argument >= CBORInstanceSharing.Mark.lowest && marksInstances:
         output.append(base + copied, count: position - copied)
-        let isFirst = head.argument >= CBORInstanceSharing.Mark.first
-        let instance = Int(
-          head.argument
-            - (isFirst ? CBORInstanceSharing.Mark.first : CBORInstanceSharing.Mark.reference))
+        let (isFirst, instance) = Self.mark(head.argument)
         if isFirst {
           // In order, the instance's bytes come before any reference to it.
-          if work.instanceOccurrences?[instance] ?? 1 > 1 {
-            sharedNumber[instance] = nextSharedNumber
-            nextSharedNumber += 1
-            output.appendCBORHead(major: 6, CBORTags.shareable)
-          }
+          if numberIfShared(instance) { output.appendCBORHead(major: 6, CBORTags.shareable) }
           position = head.end
         } else {
           output.appendCBORHead(major: 6, CBORTags.sharedReference)
@@ -213,50 +204,10 @@ struct CBOROutputRewriter {
     }
   }
 
-  /// Where the item at `offset` ends, and whether it holds a map of more
-  /// than one member (itself included): each head in turn, strings stepped
-  /// over.
+  /// Where the item at `offset` ends, and whether it holds a map to order.
   private func scan(itemAt offset: Int) -> (end: Int, holdsMapToOrder: Bool) {
-    let base = input.baseAddress!
-    var position = offset
-    var itemsLeft = 1
-    var holdsMapToOrder = false
-    while itemsLeft > 0 {
-      itemsLeft -= 1
-      let initial = base.load(fromByteOffset: position, as: UInt8.self)
-      let info = initial & 31
-      let major = initial >> 5
-      // Integers, floats and simple values: their head is all there is.
-      if major == 0 || major == 1 || major == 7 {
-        position += info < 24 ? 1 : 1 + 1 << (info - 24)
-        continue
-      }
-      let argument: Int
-      switch info {
-      case 24: argument = Int(base.load(fromByteOffset: position + 1, as: UInt8.self))
-      case 25:
-        argument = Int(
-          UInt16(bigEndian: base.loadUnaligned(fromByteOffset: position + 1, as: UInt16.self)))
-      case 26:
-        argument = Int(
-          UInt32(bigEndian: base.loadUnaligned(fromByteOffset: position + 1, as: UInt32.self)))
-      case 27:
-        argument = Int(
-          truncatingIfNeeded: UInt64(
-            bigEndian: base.loadUnaligned(fromByteOffset: position + 1, as: UInt64.self)))
-      default: argument = Int(info)
-      }
-      position += info < 24 ? 1 : 1 + 1 << (info - 24)
-      switch major {
-      case 2, 3: position += argument
-      case 4: itemsLeft += argument
-      case 5:
-        itemsLeft += 2 * argument
-        if argument > 1 { holdsMapToOrder = true }
-      default: itemsLeft += 1  // a tag's content
-      }
-    }
-    return (position, holdsMapToOrder)
+    let walked = CBORItemWalker.walk(itemAt: offset, in: input)
+    return (walked.end, walked.holdsMapOfMany)
   }
 
   private func copy(_ range: Range<Int>, into output: inout ByteWriter) {
@@ -309,44 +260,61 @@ struct CBOROutputRewriter {
   private mutating func writeMarked(
     _ tag: UInt64, contentAt offset: Int, into output: inout ByteWriter
   ) -> Int {
-    let isFirst = tag >= CBORInstanceSharing.Mark.first
-    let instance = Int(
-      tag - (isFirst ? CBORInstanceSharing.Mark.first : CBORInstanceSharing.Mark.reference))
+    let (isFirst, instance) = Self.mark(tag)
     let end = scan(itemAt: offset).end
     if sharedNumber[instance] >= 0 {
       output.appendCBORHead(major: 6, CBORTags.sharedReference)
       output.appendCBORHead(major: 0, UInt64(sharedNumber[instance]))
       return end
     }
-    let occurrences = work.instanceOccurrences?[instance] ?? 1
-    if occurrences > 1 {
-      sharedNumber[instance] = nextSharedNumber
-      nextSharedNumber += 1
-      output.appendCBORHead(major: 6, CBORTags.shareable)
-    }
+    if numberIfShared(instance) { output.appendCBORHead(major: 6, CBORTags.shareable) }
     // A reference met before the instance (a container written into after
     // a later sibling) takes the instance's bytes; the mark then refers.
     _ = write(itemAt: isFirst ? offset : firstContent[instance], into: &output)
     return end
   }
 
+  /// Whether a mark's tag is an instance's first, and the instance's number.
+  private static func mark(_ tag: UInt64) -> (isFirst: Bool, instance: Int) {
+    let isFirst = tag >= CBORInstanceSharing.Mark.first
+    let base = isFirst ? CBORInstanceSharing.Mark.first : CBORInstanceSharing.Mark.reference
+    return (isFirst, Int(tag - base))
+  }
+
+  /// Gives `instance` the next shared number if it occurs more than once;
+  /// true when it did, and its bytes are then tagged 28.
+  private mutating func numberIfShared(_ instance: Int) -> Bool {
+    guard work.instanceOccurrences?[instance] ?? 1 > 1 else { return false }
+    sharedNumber[instance] = nextSharedNumber
+    nextSharedNumber += 1
+    return true
+  }
+
   // MARK: - String references
 
-  /// Writes a string as a reference when the namespace has it; otherwise
-  /// as it is, and into the namespace when it is long enough to be
-  /// referred to (the rule every reader applies, so that the numbers
-  /// agree).
+  /// The number of `string` in the namespace, if it has it; otherwise nil,
+  /// and the string goes into the namespace when it is long enough to be
+  /// referred to (the rule every reader applies, so that the numbers agree).
+  private mutating func referenceNumber(of string: UnsafeRawBufferPointer, isText: Bool) -> Int? {
+    // Nothing shorter than three bytes is ever in the table.
+    guard string.count >= 3 else { return nil }
+    if let number = stringTable.number(of: string, isText: isText) { return number }
+    if string.count >= CBORTags.shortestReferencedLength(tableCount: stringTable.count) {
+      stringTable.add(string, isText: isText)
+    }
+    return nil
+  }
+
+  /// Writes a string as a reference when the namespace has it, otherwise
+  /// as it is (see ``referenceNumber(of:isText:)``).
   private mutating func writeString(
     from offset: Int, payload: Range<Int>, isText: Bool, into output: inout ByteWriter
   ) {
     let string = UnsafeRawBufferPointer(rebasing: input[payload])
-    if payload.count >= 3, let number = stringTable.number(of: string, isText: isText) {
+    if let number = referenceNumber(of: string, isText: isText) {
       output.appendCBORHead(major: 6, CBORTags.stringReference)
       output.appendCBORHead(major: 0, UInt64(number))
       return
-    }
-    if payload.count >= CBORTags.shortestReferencedLength(tableCount: stringTable.count) {
-      stringTable.add(string, isText: isText)
     }
     copy(offset..<payload.upperBound, into: &output)
   }
