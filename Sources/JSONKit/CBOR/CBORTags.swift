@@ -36,6 +36,21 @@ enum CBORTags {
   /// Tag 55799: "this is CBOR", which changes nothing of the item inside.
   static let selfDescribed: UInt64 = 55799
 
+  /// Whether `tag` is one of the references' tags (25, 28, 29 and 256),
+  /// which readers resolve: what they read holds no trace of them.
+  ///
+  /// They are not levels of nesting of their own, so that the options
+  /// that write them never make an item too deep to read: a string
+  /// namespace's or shared value's content is counted at the tag's depth,
+  /// unless it is itself a tag, which is a level deeper (so that tags
+  /// around tags stay bounded); tags 25 and 29 hold an integer, and the
+  /// value a tag 29 repeats is counted from where the reference is.
+  @inline(__always)
+  static func isReference(_ tag: UInt64) -> Bool {
+    tag == stringReference || tag == shareable || tag == sharedReference
+      || tag == stringNamespace
+  }
+
   /// The shortest string, in bytes, that a string namespace whose table
   /// holds `count` strings numbers: one whose reference would be no
   /// shorter is not (http://cbor.schmorp.de/stringref).

@@ -124,7 +124,9 @@ struct CBORTapeScanner {
       try scanMap(head, depth: depth, into: &state, S.self)
     case .tag:
       try refuseIndefinite(head, "A tag")
-      guard depth < configuration.maxDepth else { throw reader.tooDeep(at: head.start) }
+      guard depth < configuration.maxDepth || CBORTags.isReference(head.argument) else {
+        throw reader.tooDeep(at: head.start)
+      }
       try scanTagged(head, depth: depth, into: &state, S.self)
     case .simple:
       try scanSimple(head, into: &state)
@@ -412,13 +414,14 @@ struct CBORTapeScanner {
     case CBORTags.selfDescribed:
       try scanItem(content, depth: depth + 1, into: &state, S.self)
     case CBORTags.stringNamespace:
+      let contentDepth = try markedContentDepth(head, content, depth: depth)
       namespaces.append(strings.count)
-      try scanItem(content, depth: depth + 1, into: &state, CBORNamespacedStrings.self)
+      try scanItem(content, depth: contentDepth, into: &state, CBORNamespacedStrings.self)
       strings.removeSubrange(namespaces.removeLast()...)
     case CBORTags.stringReference:
       state.tape.append(try referencedString(tagStart: head.start, content: content, S.self))
     case CBORTags.shareable:
-      try scanShared(content, depth: depth, into: &state, S.self)
+      try scanShared(head, content, depth: depth, into: &state, S.self)
     case CBORTags.sharedReference:
       try copyShared(content.argument, referenceStart: head.start, depth: depth, into: &state)
     default:
@@ -467,6 +470,17 @@ struct CBORTapeScanner {
         payload: string.payload))
   }
 
+  /// The depth at which `content`, that of the string namespace or shared
+  /// value `head` `depth` levels down, is counted: the tag's own, unless
+  /// the content is another tag (see ``CBORTags/isReference(_:)``).
+  private func markedContentDepth(
+    _ head: CBORReader.Head, _ content: CBORReader.Head, depth: Int
+  ) throws -> Int {
+    guard content.major == .tag else { return depth }
+    guard depth < configuration.maxDepth else { throw reader.tooDeep(at: head.start) }
+    return depth + 1
+  }
+
   // MARK: - Shared values
 
   /// The most tape entries that shared references may add, given the
@@ -475,16 +489,18 @@ struct CBORTapeScanner {
   /// grow exponentially with the input.
   static func copyLimit(read: Int) -> Int { 4 * read + 65_536 }
 
-  /// Records the content of a tag 28, whose head is `content`, as the next
-  /// shared value.
+  /// Records the content of the tag 28 `head`, whose head is `content`, as
+  /// the next shared value.
   private mutating func scanShared<S: CBORStringRecording>(
-    _ content: CBORReader.Head, depth: Int, into state: inout ScanState, _ recording: S.Type
+    _ head: CBORReader.Head, _ content: CBORReader.Head, depth: Int,
+    into state: inout ScanState, _ recording: S.Type
   ) throws {
     let number = shared.count
     let start = state.tape.count
     shared.append((start, -1, number))
     addRoot(at: start, number: number, isMark: true, in: &state)
-    try scanItem(content, depth: depth + 1, into: &state, S.self)
+    try scanItem(
+      content, depth: try markedContentDepth(head, content, depth: depth), into: &state, S.self)
     shared[number].end = state.tape.count
   }
 

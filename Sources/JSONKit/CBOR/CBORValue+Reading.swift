@@ -81,10 +81,10 @@ extension CBORReader {
       }
       if head.major == .unsigned { return .unsigned(head.argument) }
       if head.major == .negative { return .negative(head.argument) }
-      guard depth < configuration.maxDepth else { throw tooDeep(at: head.start) }
-      if CBORValueReferences.isReferenceTag(head.argument) {
+      if CBORTags.isReference(head.argument) {
         return try readReference(head, depth: depth, references: &references)
       }
+      guard depth < configuration.maxDepth else { throw tooDeep(at: head.start) }
       let contentStart = position
       let content = try readValue(depth: depth + 1, references: &references)
       try CBORTags.check(content, taggedWith: head.argument, at: contentStart)
@@ -163,14 +163,16 @@ extension CBORReader {
   ) throws -> CBORValue {
     switch head.argument {
     case CBORTags.stringNamespace:
+      let contentDepth = try markedContentDepth(head, depth: depth)
       references.namespaces.append(references.strings.count)
-      let value = try readValue(depth: depth + 1, references: &references)
+      let value = try readValue(depth: contentDepth, references: &references)
       references.strings.removeSubrange(references.namespaces.removeLast()...)
       return value
     case CBORTags.shareable:
+      let contentDepth = try markedContentDepth(head, depth: depth)
       let number = references.shared.count
       references.shared.append(nil)
-      let value = try readValue(depth: depth + 1, references: &references)
+      let value = try readValue(depth: contentDepth, references: &references)
       references.shared[number] = value
       return value
     default:
@@ -192,6 +194,15 @@ extension CBORReader {
         content.argument, referenceStart: head.start, depth: depth,
         limit: 4 * position + 65_536, maxDepth: configuration.maxDepth)
     }
+  }
+
+  /// The depth at which the content of the string namespace or shared
+  /// value `head`, `depth` levels down, is counted: the tag's own, unless
+  /// the content is another tag (see ``CBORTags/isReference(_:)``).
+  private func markedContentDepth(_ head: Head, depth: Int) throws -> Int {
+    guard try peek() >> 5 == 6 else { return depth }
+    guard depth < configuration.maxDepth else { throw tooDeep(at: head.start) }
+    return depth + 1
   }
 
   /// The error for an indefinite-length array or map with more elements
@@ -269,14 +280,6 @@ struct CBORValueReferences {
   private var sizes: [Int: (items: Int, height: Int)] = [:]
   /// The items that shared references have repeated.
   private var copiedItems = 0
-
-  /// Whether `tag` is one that ``CBORReader/readValue(depth:references:)``
-  /// resolves: 25, 28, 29 or 256.
-  @inline(__always)
-  static func isReferenceTag(_ tag: UInt64) -> Bool {
-    tag == CBORTags.stringReference || tag == CBORTags.shareable
-      || tag == CBORTags.sharedReference || tag == CBORTags.stringNamespace
-  }
 
   /// Whether a string namespace is open.
   var hasNamespace: Bool { !namespaces.isEmpty }

@@ -101,6 +101,11 @@ public final class JKCBORDecoder: LockedOptions, @unchecked Sendable {
 
   /// The deepest nesting of arrays, maps and tags read; deeper input is an
   /// error, never a stack overflow. Default: 512; at most 1,024 is used.
+  ///
+  /// The references' tags (string namespaces and references, shared values
+  /// and references: 256, 25, 28 and 29) are not levels of their own
+  /// unless they hold another tag, so that what ``JKCBOREncoder`` writes
+  /// with its reference options reads at the depth of the plain bytes.
   public var maxDepth: Int {
     get { withOptions { $0.maxDepth } }
     set { withOptions { $0.maxDepth = newValue } }

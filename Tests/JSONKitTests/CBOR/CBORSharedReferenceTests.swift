@@ -195,4 +195,37 @@ struct CBORSharedReferenceTests {
     #expect(try decoder.decode(JSONValue.self, from: bytes) == [[[1]], [[[[1]]]]])
     #expect(try decoder.decode(CBORValue.self, from: bytes) == [[[1]], [[[[1]]]]])
   }
+
+  @Test("Tags 28 and 256 are no level of their own, unless they hold a tag")
+  func referenceTagsAreNoLevel() throws {
+    let arrays = CBORBytes.fromHex("d81c" + "818101")  // 28([[1]])
+    let namespace = CBORBytes.fromHex("d90100" + "818101")  // 256([[1]])
+    let twice = CBORBytes.fromHex("d81cd81c" + "8101")  // 28(28([1]))
+    let date = CBORBytes.fromHex("d81c" + "c100")  // 28(1(0))
+    let decoder = JKCBORDecoder()
+    decoder.maxDepth = 2
+    for bytes in [arrays, namespace] {
+      #expect(try decoder.decode(JSONValue.self, from: bytes) == [[1]])
+      #expect(try decoder.decode(CBORValue.self, from: bytes) == [[1]])
+    }
+    #expect(try decoder.decode(CBORValue.self, from: date) == .tagged(1, 0))
+    // The outer tag holds a tag, so it is a level; the inner one is not.
+    #expect(try decoder.decode(JSONValue.self, from: twice) == [1])
+    #expect(try decoder.decode(CBORValue.self, from: twice) == [1])
+    decoder.maxDepth = 1
+    for bytes in [arrays, namespace, twice] {
+      #expect(throws: DecodingError.self) { try decoder.decode(JSONValue.self, from: bytes) }
+      #expect(throws: DecodingError.self) { try decoder.decode(CBORValue.self, from: bytes) }
+    }
+    // Tag 1 is a level, and the tag 28 around it one more.
+    #expect(throws: DecodingError.self) { try decoder.decode(CBORValue.self, from: date) }
+  }
+
+  @Test("Tags 28 and 256 nested without end are too deep, not a stack overflow")
+  func endlessReferenceTags() throws {
+    for tag in ["d81c", "d90100"] {
+      let hex = String(repeating: tag, count: 100_000) + "00"
+      #expect(try cborReferenceError(hex, decoding: JSONValue.self).kind == .tooDeeplyNested)
+    }
+  }
 }
