@@ -228,4 +228,58 @@ struct CBORSharedReferenceTests {
       #expect(try cborReferenceError(hex, decoding: JSONValue.self).kind == .tooDeeplyNested)
     }
   }
+
+  final class Level: Codable {
+    var next: Level?
+    var date: Date?
+    init(next: Level?, date: Date?) {
+      self.next = next
+      self.date = date
+    }
+  }
+
+  @Test("What the encoder writes with references reads with the default limits")
+  func referencedOutputReadsAtItsDepth() throws {
+    let outcome = Self.onBigStack { () -> String in
+      // 511 maps, the most the encoder writes, and a date (tag 1) in the
+      // deepest, all inside the string namespace (tag 256).
+      var level = Level(next: nil, date: Date(timeIntervalSince1970: 1))
+      for _ in 1..<511 { level = Level(next: level, date: nil) }
+      defer {
+        var next: Level? = level
+        while let current = next {
+          next = current.next
+          current.next = nil
+        }
+      }
+      let encoder = JKCBOREncoder()
+      encoder.options = [.sharedReferences, .stringReferences]
+      do {
+        var read = try JKCBORDecoder().decode(Level.self, from: try encoder.encode(level))
+        var levels = 1
+        while let next = read.next {
+          read = next
+          levels += 1
+        }
+        return "\(levels) levels, \(read.date?.timeIntervalSince1970 ?? 0)"
+      } catch {
+        return "\(error)"
+      }
+    }
+    #expect(outcome == "511 levels, 1.0")
+  }
+
+  /// What `body` returns, run on a thread with a stack of 16 MiB.
+  static func onBigStack(_ body: @escaping @Sendable () -> String) -> String {
+    let done = DispatchSemaphore(value: 0)
+    nonisolated(unsafe) var result = ""
+    let thread = Thread {
+      result = body()
+      done.signal()
+    }
+    thread.stackSize = 16 << 20
+    thread.start()
+    done.wait()
+    return result
+  }
 }
