@@ -269,6 +269,32 @@ struct CBORSharedReferenceTests {
     #expect(outcome == "511 levels, 1.0")
   }
 
+  final class Author: Codable {
+    var scores: [Int]
+    init(_ seed: Int) { scores = (0..<99).map { $0 + seed } }
+  }
+
+  struct Post: Codable {
+    var author: Author
+  }
+
+  @Test("References are bounded for classes too: large instances referenced many times are refused")
+  func graphsPastTheCopyBound() throws {
+    let authors = (0..<50).map(Author.init)
+    let encoder = JKCBOREncoder()
+    encoder.options = .sharedReferences
+    let few = try encoder.encode((0..<500).map { Post(author: authors[$0 % 50]) })
+    let posts = try JKCBORDecoder().decode([Post].self, from: few)
+    #expect(posts[0].author === posts[50].author && posts[0].author !== posts[1].author)
+    let many = try encoder.encode((0..<10_000).map { Post(author: authors[$0 % 50]) })
+    #expect {
+      try JKCBORDecoder().decode([Post].self, from: many)
+    } throws: { error in
+      guard case DecodingError.dataCorrupted(let context) = error else { return false }
+      return (context.underlyingError as? JKCBORError)?.kind == .limitExceeded
+    }
+  }
+
   /// What `body` returns, run on a thread with a stack of 16 MiB.
   static func onBigStack(_ body: @escaping @Sendable () -> String) -> String {
     let done = DispatchSemaphore(value: 0)
