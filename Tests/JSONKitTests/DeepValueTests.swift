@@ -102,22 +102,6 @@ private func error(_ body: () throws -> Any) -> (any Error)? {
   }
 }
 
-/// Runs `body` on a thread with a stack of 64 MiB, for Codable's recursion
-/// (a call-stack frame or more per level) down to ``JSONValue/maxDepthLimit``
-/// in a debug build on any platform.
-private func onLargeStack(_ body: @escaping @Sendable () -> Bool) -> Bool {
-  let done = DispatchSemaphore(value: 0)
-  nonisolated(unsafe) var outcome = false
-  let thread = Thread {
-    outcome = body()
-    done.signal()
-  }
-  thread.stackSize = 64 << 20
-  thread.start()
-  done.wait()
-  return outcome
-}
-
 /// A `JSONValue` built in code can nest far deeper than anything parsed
 /// (``JSONValue/maxDepthLimit``). Walks that keep no call-stack frame per
 /// level take any depth; those that need Codable's recursion, or that build
@@ -176,7 +160,7 @@ struct DeepValueTests {
   /// `maxDepth`.
   @Test func codableEncodingStopsAtTheLimit() async {
     await #expect(processExitsWith: .success) {
-      let ok = onLargeStack {
+      let ok = onThread(stackSize: 64 << 20) {
         let value = deepArrays(DeepValueTests.deep)
         let snakeCase = JKEncoder()
         snakeCase.keyEncodingStrategy = .convertToSnakeCase
@@ -190,12 +174,12 @@ struct DeepValueTests {
         free(consume value)
         return outcome
       }
-      if !ok { exit(1) }
+      if ok != true { exit(1) }
     }
   }
 
   @Test func codableEncodesExactlyTheLimit() {
-    let ok = onLargeStack {
+    let ok = onThread(stackSize: 64 << 20) {
       let encoder = JKEncoder()
       encoder.keyEncodingStrategy = .convertToSnakeCase
       encoder.maxDepth = .max
@@ -206,7 +190,7 @@ struct DeepValueTests {
       return isDepthLimitError(
         error { try encoder.encode(deepObjects(limit + 1)) }, pathCount: limit)
     }
-    #expect(ok)
+    #expect(ok == true)
   }
 
   /// Equality, hashing, writing and description keep no call-stack frame

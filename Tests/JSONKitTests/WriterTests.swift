@@ -151,12 +151,12 @@ struct WriterTests {
     let depth = 10_000
     // Made and freed on a thread with a large stack, because releasing a
     // deep value recurses in the runtime whatever the writer does.
-    let result = Self.onThread(stackSize: 64 << 20) { () -> (arrays: String, objects: String)? in
+    let result = onThread(stackSize: 64 << 20) { () -> (arrays: String, objects: String)? in
       let values = DeepValues(depth: depth)
       // Unretained, so that the small thread never holds the last reference
       // (its closure may be released after the wait below returns).
       let unretained = Unmanaged.passUnretained(values)
-      let texts = Self.onThread(stackSize: 256 << 10) { () -> (String, String)? in
+      let texts = onThread(stackSize: 256 << 10) { () -> (String, String)? in
         let values = unretained.takeUnretainedValue()
         return ((try? values.arrays.jsonString()) ?? "", (try? values.objects.jsonString()) ?? "")
       }
@@ -172,24 +172,6 @@ struct WriterTests {
         == String(repeating: #"{"k":"#, count: depth) + "0" + String(repeating: "}", count: depth))
   }
 
-  /// Runs `body` on a new thread with the given stack size and waits for it.
-  static func onThread<T>(stackSize: Int, _ body: @escaping @Sendable () -> T?) -> T? {
-    let box = ResultBox<T>()
-    let done = DispatchSemaphore(value: 0)
-    let thread = Thread {
-      box.value = body()
-      done.signal()
-    }
-    thread.stackSize = stackSize
-    thread.start()
-    done.wait()
-    return box.value
-  }
-}
-
-/// Carries a result from another thread; the semaphore orders the accesses.
-private final class ResultBox<T>: @unchecked Sendable {
-  var value: T?
 }
 
 /// Values nested `depth` levels deep, as arrays and as objects.
