@@ -21,7 +21,7 @@ struct TapeTests {
   }
 
   @Test func everyKindSurvivesTheHeader() {
-    for raw in UInt8(0)...11 {
+    for raw in UInt8(0)...12 {
       let kind = TapeEntry.Kind(rawValue: raw)
       #expect(kind != nil)
       if let kind {
@@ -29,9 +29,10 @@ struct TapeTests {
         #expect(entry.kind == kind)
         #expect(entry.flags == 0xF)
         #expect(entry.offset == 1 << 40)
+        #expect(entry.isContainer == (kind == .array || kind == .object))
       }
     }
-    #expect(TapeEntry.Kind(rawValue: 12) == nil)
+    #expect(TapeEntry.Kind(rawValue: 13) == nil)
     #expect(MemoryLayout<TapeEntry.Kind>.size == 1)
   }
 

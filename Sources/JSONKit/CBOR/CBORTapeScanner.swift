@@ -38,10 +38,16 @@ struct CBORTapeScanner {
     var reader = CBORReader.Configuration()
     /// Whether a tag JSONKit does not know is dropped, its content kept.
     var skipsUnknownTags = false
+    /// Whether a shared reference (tag 29) is recorded as a copy of the
+    /// value it refers to, which any type decodes; otherwise as one
+    /// ``TapeEntry/Kind/sharedReference`` entry, which only a class reads,
+    /// so that a graph of instances costs no copies.
+    var copiesSharedValues = false
   }
 
   private var reader: CBORReader
   private let skipsUnknownTags: Bool
+  private let copiesSharedValues: Bool
   /// The strings that the open string namespaces number, outermost
   /// namespace first, each as the tape entry that stands for it.
   private var strings: [TapeEntry] = []
@@ -49,12 +55,15 @@ struct CBORTapeScanner {
   /// innermost last.
   private var namespaces: [Int] = []
   /// Per shared value (tag 28), by number: where its entries are on the
-  /// tape (`end` is -1 while it is scanned), and the number that stands
-  /// for its identity (its own, unless it marks the same item as another).
-  private var shared: [(start: Int, end: Int, identity: Int)] = []
-  /// Per shared value, by number, once a reference has asked: how many
-  /// arrays and maps nest in it, the deepest included (0 for a scalar).
-  private var sharedHeights: [Int: Int] = [:]
+  /// tape (`end` is -1 while it is scanned), the number that stands for
+  /// its identity (its own, unless it marks the same item as another), and
+  /// how many levels of arrays and maps nest in it, references' included
+  /// (0 for a scalar).
+  private var shared: [(start: Int, end: Int, identity: Int, height: Int)] = []
+  /// The depth, in levels of arrays and maps, that the scan has reached so
+  /// far, references' values included: where a shared value's scan starts
+  /// and ends, the difference is its height.
+  private var deepest = 0
   /// The tape entries that shared references added.
   private var copiedEntries = 0
 
@@ -72,7 +81,8 @@ struct CBORTapeScanner {
     guard !input.isEmpty else { throw JKCBORError(.emptyInput, "The input is empty", at: 0) }
     var scanner = CBORTapeScanner(
       reader: CBORReader(input, configuration: configuration.reader),
-      skipsUnknownTags: configuration.skipsUnknownTags)
+      skipsUnknownTags: configuration.skipsUnknownTags,
+      copiesSharedValues: configuration.copiesSharedValues)
     try scanner.scanItem(depth: 0, into: &state, CBORPlainStrings.self)
     if !state.sharedRoots.isEmpty { scanner.resolveIdentities(in: &state) }
     if scanner.reader.remaining > 0 && !configuration.reader.allowsBytesAfterItem {
@@ -118,9 +128,11 @@ struct CBORTapeScanner {
       try scanString(head, flags: 0, into: &state, S.self)
     case .array:
       guard depth < configuration.maxDepth else { throw reader.tooDeep(at: head.start) }
+      if depth >= deepest { deepest = depth + 1 }
       try scanArray(head, depth: depth, flags: 0, into: &state, S.self)
     case .map:
       guard depth < configuration.maxDepth else { throw reader.tooDeep(at: head.start) }
+      if depth >= deepest { deepest = depth + 1 }
       try scanMap(head, depth: depth, into: &state, S.self)
     case .tag:
       try refuseIndefinite(head, "A tag")
@@ -497,15 +509,20 @@ struct CBORTapeScanner {
   ) throws {
     let number = shared.count
     let start = state.tape.count
-    shared.append((start, -1, number))
+    shared.append((start, -1, number, 0))
     addRoot(at: start, number: number, isMark: true, in: &state)
+    let outer = deepest
+    deepest = depth
     try scanItem(
       content, depth: try markedContentDepth(head, content, depth: depth), into: &state, S.self)
     shared[number].end = state.tape.count
+    shared[number].height = deepest - depth
+    deepest = Swift.max(outer, deepest)
   }
 
   /// Records the shared value `number`, which a tag 29 at `referenceStart`,
-  /// `depth` levels down, refers to, as a copy of its entries.
+  /// `depth` levels down, refers to: as a copy of its entries, or as one
+  /// entry that refers to them (see ``Configuration/copiesSharedValues``).
   private mutating func copyShared(
     _ number: UInt64, referenceStart: Int, depth: Int, into state: inout ScanState
   ) throws {
@@ -515,11 +532,21 @@ struct CBORTapeScanner {
         "The shared reference \(number) refers to no value marked before it (tag 28), "
           + "of which there are \(shared.count)", at: referenceStart)
     }
-    let (start, end, _) = shared[Int(number)]
+    let (start, end, _, height) = shared[Int(number)]
     guard end >= 0 else {
       throw JKCBORError(
         .invalidReference,
         "The shared reference \(number) refers to a value that contains it", at: referenceStart)
+    }
+    // What is read here nests as deep as the value does, from here.
+    guard depth + height <= configuration.maxDepth else { throw reader.tooDeep(at: referenceStart) }
+    deepest = Swift.max(deepest, depth + height)
+    guard copiesSharedValues else {
+      let index = state.tape.count
+      state.tape.append(
+        TapeEntry(.sharedReference, offset: referenceStart, payload: UInt64(start)))
+      addRoot(at: index, number: identity(of: Int(number)), isMark: false, in: &state)
+      return
     }
     let size = end - start
     guard size <= Self.copyLimit(read: state.tape.count - copiedEntries) - copiedEntries else {
@@ -529,10 +556,6 @@ struct CBORTapeScanner {
           + "\(Self.copyLimit(read: state.tape.count - copiedEntries)) items "
           + "(4 for each item read, and 65,536)", at: referenceStart)
     }
-    // The copy nests as deep as the value does, from where the reference is.
-    let height = sharedHeights[Int(number)] ?? Self.height(of: start..<end, in: state)
-    sharedHeights[Int(number)] = height
-    guard depth + height <= configuration.maxDepth else { throw reader.tooDeep(at: referenceStart) }
     copiedEntries += size
     let copy = state.tape.count
     let shift = UInt64(copy - start)
@@ -590,22 +613,6 @@ struct CBORTapeScanner {
     for root in state.sharedRoots.indices {
       state.sharedRoots[root].number = identity(of: state.sharedRoots[root].number)
     }
-  }
-
-  /// How many arrays and maps nest in the item whose entries are at
-  /// `range` of the tape, the deepest included.
-  private static func height(of range: Range<Int>, in state: ScanState) -> Int {
-    var ends: [Int] = []
-    var height = 0
-    for index in range {
-      while let last = ends.last, index >= last { ends.removeLast() }
-      let entry = state.tape.base[index]
-      if entry.isContainer {
-        ends.append(entry.containerEnd)
-        height = max(height, ends.count)
-      }
-    }
-    return height
   }
 
   /// The first position in `roots`, sorted by index, whose index is

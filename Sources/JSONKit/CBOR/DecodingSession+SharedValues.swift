@@ -3,6 +3,8 @@ extension DecodingSession {
   /// shared values: where a shared value (CBOR's tag 28) or a reference to
   /// one (tag 29) was scanned, the instance decoded at the first of its
   /// places is returned at every other, whichever the model reads first.
+  /// A reference left in place of a copy is decoded, the first time, from
+  /// the value it refers to.
   @inline(never)
   func sharedInstance<T: Decodable>(_ type: T.Type, at index: Int) throws -> T {
     let roots = context.state.sharedRoots
@@ -13,8 +15,34 @@ extension DecodingSession {
     let number = roots[position].number
     // A value decoded as another class at another place is not this one.
     if let instance = sharedInstances[number] as? T { return instance }
-    let value = try initializeValue(type, at: index)
-    if sharedInstances[number] == nil { sharedInstances[number] = value as AnyObject }
-    return value
+    var value = index
+    while entries[value].kind == .sharedReference { value = Int(entries[value].payload) }
+    let instance = try initializeValue(type, at: value)
+    if sharedInstances[number] == nil { sharedInstances[number] = instance as AnyObject }
+    return instance
+  }
+
+  /// `kind`, found where a value of another kind was expected, noting a
+  /// shared reference left in place of a copy, which only a class reads
+  /// (see ``needsSharedCopies``).
+  func found(_ kind: TapeEntry.Kind) -> TapeEntry.Kind {
+    if kind == .sharedReference { needsSharedCopies = true }
+    return kind
+  }
+
+  /// Notes, before a `JSONValue` is built from the value at `index`, any
+  /// shared reference left inside it in place of a copy (see
+  /// ``needsSharedCopies``), and throws for it.
+  func checkNoSharedReference(in index: Int, path: [any CodingKey]) throws {
+    let end = entries[index].isContainer ? entries[index].containerEnd : index + 1
+    let roots = context.state.sharedRoots
+    var position = CBORTapeScanner.firstRoot(atOrAfter: index, in: roots)
+    while position < roots.count, roots[position].index < end {
+      let kind = entries[roots[position].index].kind
+      if kind == .sharedReference {
+        throw DecodingErrors.typeMismatch(JSONValue.self, found: found(kind), path: path)
+      }
+      position += 1
+    }
   }
 }

@@ -26,9 +26,10 @@ import Foundation
 /// - string references (tags 256 and 25) and shared values (tags 28 and
 ///   29): a reference reads as the string or value it refers to, and a
 ///   class that a model decodes at a shared value and at its references is
-///   one instance (value types get equal copies). A reference to nothing,
-///   or to a value that contains it, is an error, as are references that
-///   repeat more than four items for each one read (and 65,536).
+///   one instance, however often referred to (value types get equal
+///   copies). A reference to nothing, or to a value that contains it, is
+///   an error, as are copies for value types of more than four items for
+///   each one read (and 65,536).
 ///
 /// Input that is not well-formed CBOR, a repeated map key, bytes after the
 /// item, a tag JSONKit does not read or one on the wrong content, and
@@ -148,9 +149,25 @@ public final class JKCBORDecoder: LockedOptions, @unchecked Sendable {
   public func decode<T: Decodable>(_ type: T.Type, from buffer: UnsafeRawBufferPointer) throws -> T
   {
     let options = withOptions { $0 }
+    // Shared references are first left for classes to read; when another
+    // type reads one, the document is read again with each one a copy.
+    if let value = try Self.decode(type, from: buffer, options, copyingSharedValues: false) {
+      return value
+    }
+    return try Self.decode(type, from: buffer, options, copyingSharedValues: true)!
+  }
+
+  /// Decodes `T` from `buffer` with `options`; `nil` when shared references
+  /// were not copied and something other than a class read one.
+  private static func decode<T: Decodable>(
+    _ type: T.Type, from buffer: UnsafeRawBufferPointer, _ options: Options,
+    copyingSharedValues: Bool
+  ) throws -> T? {
     let context = ScanContextPool.shared.take()
     do {
-      try CBORTapeScanner.scan(buffer, into: &context.state, configuration: options.scanning)
+      var scanning = options.scanning
+      scanning.copiesSharedValues = copyingSharedValues
+      try CBORTapeScanner.scan(buffer, into: &context.state, configuration: scanning)
     } catch {
       ScanContextPool.shared.give(context)
       throw Self.invalidCBOR(error)
@@ -160,9 +177,14 @@ public final class JKCBORDecoder: LockedOptions, @unchecked Sendable {
       if DecodingSession.endDecode(&session) { session.giveBack(to: .shared) }
     }
     do {
-      return try session.unwrap(type, at: 0, path: [])
+      let value = try session.unwrap(type, at: 0, path: [])
+      return session.needsSharedCopies ? nil : value
     } catch let error as DecodingError {
+      if session.needsSharedCopies { return nil }
       throw session.locating(error, inBinary: buffer)
+    } catch {
+      if session.needsSharedCopies { return nil }
+      throw error
     }
   }
 

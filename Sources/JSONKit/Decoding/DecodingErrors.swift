@@ -11,6 +11,7 @@ enum DecodingErrors {
     case .bytes: "a byte string"
     case .array: "an array"
     case .object: "a dictionary"
+    case .sharedReference: "a shared value"
     }
   }
 

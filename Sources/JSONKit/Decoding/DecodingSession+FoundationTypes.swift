@@ -81,7 +81,7 @@ extension DecodingSession {
       throw DecodingErrors.corrupted(
         "Expected date string to be RFC 3339-formatted.", path: path(), valueAt: index)
     case let kind:
-      throw DecodingErrors.typeMismatch(Date.self, found: kind, path: path())
+      throw DecodingErrors.typeMismatch(Date.self, found: found(kind), path: path())
     }
   }
 
@@ -93,7 +93,7 @@ extension DecodingSession {
     }
     if options.binaryTape {
       // A binary format has byte strings; text is not read as base64.
-      throw DecodingErrors.typeMismatch(Data.self, found: entry.kind, path: path())
+      throw DecodingErrors.typeMismatch(Data.self, found: found(entry.kind), path: path())
     }
     switch options.dataDecodingStrategy {
     case .deferredToData:

@@ -199,6 +199,7 @@ extension DecodingSession {
       convert = nil
     }
     if let unknownKeys, entries[index].kind == .object { unknownKeys.readsWhole(index) }
+    if hasSharedValues { try checkNoSharedReference(in: index, path: path()) }
     do {
       return try JSONValueBuilder.value(at: index, in: tape, convertingKeys: convert)
     } catch {

@@ -43,6 +43,10 @@ final class DecodingSession {
   @exclusivity(unchecked) private(set) var hasSharedValues: Bool
   /// The class instances decoded at shared values so far, by number.
   @exclusivity(unchecked) var sharedInstances: [Int: AnyObject] = [:]
+  /// Whether something other than a class read a shared reference left in
+  /// place of a copy (``TapeEntry/Kind/sharedReference``): what it decoded
+  /// is not the value, and the document must be scanned again with copies.
+  @exclusivity(unchecked) var needsSharedCopies = false
 
   /// A session over the document just scanned into `context` from `input`.
   init(context: ScanContext, input: UnsafeRawBufferPointer, options: JKDecoder.Options) {
@@ -81,6 +85,7 @@ final class DecodingSession {
     codingPaths.beginDocument(entries: entries, count: absentIndex, keys: tape.keys)
     hasSharedValues = !context.state.sharedRoots.isEmpty
     if !sharedInstances.isEmpty { sharedInstances = [:] }
+    needsSharedCopies = false
     // The slots of the spare containers kept from the document before stay,
     // each set again when its container is given out.
     keyedObjects.removeSubrange(Swift.min(spareSlotsEnd, keyedObjects.count)...)

@@ -8,7 +8,7 @@ extension DecodingSession {
     switch entries[index].kind {
     case .true: return true
     case .false: return false
-    case let kind: throw DecodingErrors.notBool(found: kind, path: path())
+    case let kind: throw DecodingErrors.notBool(found: found(kind), path: path())
     }
   }
 
@@ -16,7 +16,7 @@ extension DecodingSession {
   func string(at index: Int, path: @autoclosure () -> [any CodingKey]) throws -> String {
     let entry = entries[index]
     guard entry.kind == .string else {
-      throw DecodingErrors.typeMismatch(String.self, found: entry.kind, path: path())
+      throw DecodingErrors.typeMismatch(String.self, found: found(entry.kind), path: path())
     }
     return string(entry)
   }
@@ -42,7 +42,7 @@ extension DecodingSession {
     case .bytes where entry.flags & (TapeEntry.positiveBignum | TapeEntry.negativeBignum) != 0:
       if let value = bignum(T.self, entry) { return value }
     case let kind:
-      throw DecodingErrors.typeMismatch(T.self, found: kind, path: path())
+      throw DecodingErrors.typeMismatch(T.self, found: found(kind), path: path())
     }
     throw DecodingErrors.corrupted(
       "Number \(numberText(entry)) does not fit in \(T.self).", path: path())
@@ -96,7 +96,7 @@ extension DecodingSession {
       if let value = nonConformingFloat(entry) { return value }
       throw DecodingErrors.typeMismatch(Double.self, found: .string, path: path())
     case let kind:
-      throw DecodingErrors.typeMismatch(Double.self, found: kind, path: path())
+      throw DecodingErrors.typeMismatch(Double.self, found: found(kind), path: path())
     }
   }
 
@@ -143,7 +143,7 @@ extension DecodingSession {
       if let value = nonConformingFloat(entry) { return Float(value) }
       throw DecodingErrors.typeMismatch(Float.self, found: .string, path: path())
     case let kind:
-      throw DecodingErrors.typeMismatch(Float.self, found: kind, path: path())
+      throw DecodingErrors.typeMismatch(Float.self, found: found(kind), path: path())
     }
     throw DecodingErrors.corrupted(
       "Number \(numberText(entry)) does not fit in Float.", path: path())
@@ -211,7 +211,7 @@ extension DecodingSession {
       throw DecodingErrors.corrupted(
         "Number \(numberText(entry)) cannot be held exactly by Decimal.", path: path())
     case let kind:
-      throw DecodingErrors.typeMismatch(Decimal.self, found: kind, path: path())
+      throw DecodingErrors.typeMismatch(Decimal.self, found: found(kind), path: path())
     }
   }
 
@@ -250,7 +250,7 @@ extension DecodingSession {
       }
       text = "\(numberText(mantissa))e\(exponent)"
     case let kind:
-      throw DecodingErrors.typeMismatch(Decimal.self, found: kind, path: path())
+      throw DecodingErrors.typeMismatch(Decimal.self, found: found(kind), path: path())
     }
     var digits = text
     if let value = digits.withUTF8({ DecimalText.exact(UnsafeRawBufferPointer($0)) }) {

@@ -35,7 +35,8 @@ struct TapeDecoder: Decoder, SingleValueDecodingContainer {
             codingPath: codingPath,
             debugDescription: "Cannot get keyed decoding container -- found null value instead"))
       }
-      throw DecodingErrors.typeMismatch([String: Any].self, found: kind, path: codingPath)
+      throw DecodingErrors.typeMismatch(
+        [String: Any].self, found: session.found(kind), path: codingPath)
     }
     return session.keyedContainer(self, keyedBy: type)
   }
@@ -50,7 +51,7 @@ struct TapeDecoder: Decoder, SingleValueDecodingContainer {
             codingPath: codingPath,
             debugDescription: "Cannot get unkeyed decoding container -- found null value instead"))
       }
-      throw DecodingErrors.typeMismatch([Any].self, found: kind, path: codingPath)
+      throw DecodingErrors.typeMismatch([Any].self, found: session.found(kind), path: codingPath)
     }
     return TapeUnkeyedContainer(session: session, array: index)
   }

@@ -20,6 +20,8 @@
 /// | bytes       | a CBOR byte string, as a string's payload                  |
 /// | array,      | child count in the high 32 bits; in the low 32 bits, the   |
 /// | object      | index of the first entry after the container               |
+/// | shared      | a CBOR shared reference (tag 29) left for a class to read: |
+/// | Reference   | the tape index of the value it refers to                   |
 ///
 /// The flags are the kind's: a string's `inArena` (1) and `isASCII` (2), an
 /// object's `hasDuplicateKeys` (1), a number's `json5Number` (1); from CBOR,
@@ -61,6 +63,11 @@ struct TapeEntry: BitwiseCopyable, Equatable {
     case bytes = 9
     case array = 10
     case object = 11
+    /// A CBOR shared reference (tag 29) in place of a copy of the value it
+    /// refers to: a class decoded there is the instance decoded at the
+    /// value; any other reading of it has the document scanned again with
+    /// copies (see `DecodingSession.needsSharedCopies`).
+    case sharedReference = 12
   }
 
   /// Flag of a string whose unescaped bytes are in the arena.
@@ -123,7 +130,7 @@ struct TapeEntry: BitwiseCopyable, Equatable {
   @inline(__always)
   var containerEnd: Int { Int(truncatingIfNeeded: payload & 0xFFFF_FFFF) }
 
-  /// Whether the entry is an array or an object.
+  /// Whether the entry is an array or an object (kinds 10 and 11).
   @inline(__always)
-  var isContainer: Bool { header & 0xF >= UInt64(Kind.array.rawValue) }
+  var isContainer: Bool { (header & 0xF) &- UInt64(Kind.array.rawValue) < 2 }
 }

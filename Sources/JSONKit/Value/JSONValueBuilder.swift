@@ -131,7 +131,7 @@ enum JSONValueBuilder {
     case .string: return .string(tape.string(entry))
     case .array: return .array([])
     case .object: return .object(JSONObject())
-    case .bigInteger, .key, .bytes: return nil
+    case .bigInteger, .key, .bytes, .sharedReference: return nil
     }
   }
 

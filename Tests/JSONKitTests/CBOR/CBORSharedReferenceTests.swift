@@ -278,20 +278,106 @@ struct CBORSharedReferenceTests {
     var author: Author
   }
 
-  @Test("References are bounded for classes too: large instances referenced many times are refused")
-  func graphsPastTheCopyBound() throws {
+  @Test("Instances referenced many times cost no copies; value types behind them are bounded")
+  func graphsOfInstances() throws {
     let authors = (0..<50).map(Author.init)
     let encoder = JKCBOREncoder()
     encoder.options = .sharedReferences
-    let few = try encoder.encode((0..<500).map { Post(author: authors[$0 % 50]) })
-    let posts = try JKCBORDecoder().decode([Post].self, from: few)
-    #expect(posts[0].author === posts[50].author && posts[0].author !== posts[1].author)
     let many = try encoder.encode((0..<10_000).map { Post(author: authors[$0 % 50]) })
-    #expect {
-      try JKCBORDecoder().decode([Post].self, from: many)
-    } throws: { error in
-      guard case DecodingError.dataCorrupted(let context) = error else { return false }
-      return (context.underlyingError as? JKCBORError)?.kind == .limitExceeded
+    let posts = try JKCBORDecoder().decode([Post].self, from: many)
+    #expect(posts.count == 10_000)
+    #expect(posts[0].author === posts[50].author && posts[0].author !== posts[1].author)
+    #expect(posts[9_999].author.scores == authors[49].scores)
+    // The same bytes into value types: a copy of 100 items for each of
+    // 10,000 references is past the bound, and an error.
+    struct Scores: Decodable {
+      var scores: [Int]
     }
+    struct Entry: Decodable {
+      var author: Scores
+    }
+    let error = try #require(throws: DecodingError.self) {
+      try JKCBORDecoder().decode([Entry].self, from: many)
+    }
+    guard case .dataCorrupted(let context) = error else {
+      Issue.record("not dataCorrupted: \(error)")
+      return
+    }
+    #expect((context.underlyingError as? JKCBORError)?.kind == .limitExceeded)
+    let few = try encoder.encode((0..<500).map { Post(author: authors[$0 % 50]) })
+    #expect(
+      try JKCBORDecoder().decode([Entry].self, from: few)[499].author.scores == authors[49].scores)
+  }
+
+  final class Twin: Codable {
+    var a: Twin?
+    var b: Twin?
+    init(_ next: Twin?) {
+      a = next
+      b = next
+    }
+  }
+
+  @Test("A chain of 511 instances, each referenced twice, reads back as one instance per level")
+  func deepGraphOfInstances() throws {
+    let outcome = onThread(stackSize: 16 << 20) { () -> String? in
+      var twin = Twin(nil)
+      for _ in 1..<511 { twin = Twin(twin) }
+      defer {
+        var next: Twin? = twin
+        while let current = next {
+          next = current.a
+          current.a = nil
+          current.b = nil
+        }
+      }
+      let encoder = JKCBOREncoder()
+      encoder.options = [.sharedReferences, .stringReferences]
+      do {
+        var read = try JKCBORDecoder().decode(Twin.self, from: try encoder.encode(twin))
+        var levels = 1
+        while let next = read.a {
+          guard next === read.b else { return "two instances at level \(levels)" }
+          read = next
+          levels += 1
+        }
+        return "\(levels) levels"
+      } catch {
+        return "\(error)"
+      }
+    }
+    #expect(outcome == "511 levels")
+  }
+
+  /// Decodes its members by `try?`, which would hide a failed read.
+  struct Lenient: Decodable {
+    var first: Point?
+    var second: Point?
+    var node: Node?
+    var again: Node?
+
+    enum CodingKeys: String, CodingKey {
+      case first, second, node, again
+    }
+
+    init(from decoder: any Decoder) throws {
+      let container = try decoder.container(keyedBy: CodingKeys.self)
+      first = try? container.decode(Point.self, forKey: .first)
+      second = try? container.decode(Point.self, forKey: .second)
+      node = try? container.decode(Node.self, forKey: .node)
+      again = try? container.decode(Node.self, forKey: .again)
+    }
+  }
+
+  @Test("A value type behind a reference reads as its value even where its error would be hidden")
+  func valueTypesBehindReferencesUnderTry() throws {
+    // {"first": 28({"a": 1}), "second": 29(0), "node": 28({"v": 2}), "again": 29(1)}
+    let bytes = CBORBytes.fromHex(
+      "a4" + "656669727374" + "d81ca1616101" + "667365636f6e64" + "d81d00"
+        + "646e6f6465" + "d81ca1617602" + "65616761696e" + "d81d01")
+    let value = try JKCBORDecoder().decode(Lenient.self, from: bytes)
+    #expect(value.first == Point(a: 1) && value.second == Point(a: 1))
+    #expect(value.node != nil && value.node === value.again)
+    #expect(try JKCBORDecoder().decode([String: JSONValue].self, from: bytes)["second"] == ["a": 1])
   }
 }
