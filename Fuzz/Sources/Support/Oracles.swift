@@ -208,6 +208,8 @@ private func checkEntries(of tape: Tape, loose: Bool) {
       violated("no big integers on a tape scanned without allowing them")
     case .bytes:
       violated("no byte strings on a tape scanned from JSON")
+    case .sharedReference:
+      violated("no shared references on a tape scanned from JSON")
     }
   }
 }

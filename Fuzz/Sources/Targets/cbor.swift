@@ -148,6 +148,70 @@ private func checkDecoding(_ bytes: UnsafeRawBufferPointer) {
       violated("JKCBORDecoder throws DecodingError", "\(type(of: error)): \(error)")
     }
   }
+  checkGraph(bytes)
+}
+
+/// A node of a graph of instances, which shared references make one
+/// instance wherever they refer to it.
+private final class GraphNode: Decodable {
+  var v: Int?
+  var a: GraphNode?
+  var b: [GraphNode]?
+}
+
+/// ``GraphNode``'s shape as a value type, read from copies.
+private struct TreeNode: Decodable, Equatable {
+  var v: Int?
+  var a: Box?
+  var b: [TreeNode]?
+
+  /// Indirection for the recursive member.
+  final class Box: Decodable, Equatable {
+    let node: TreeNode
+    init(_ node: TreeNode) { self.node = node }
+    required init(from decoder: any Decoder) throws { node = try TreeNode(from: decoder) }
+    static func == (left: Box, right: Box) -> Bool { left.node == right.node }
+  }
+}
+
+/// The tree a graph unfolds to, or `nil` past `budget` nodes.
+private func unfold(_ node: GraphNode, _ budget: inout Int) -> TreeNode? {
+  budget -= 1
+  guard budget >= 0 else { return nil }
+  var tree = TreeNode(v: node.v, a: nil, b: nil)
+  if let a = node.a {
+    guard let unfolded = unfold(a, &budget) else { return nil }
+    tree.a = TreeNode.Box(unfolded)
+  }
+  if let b = node.b {
+    var elements: [TreeNode] = []
+    for element in b {
+      guard let unfolded = unfold(element, &budget) else { return nil }
+      elements.append(unfolded)
+    }
+    tree.b = elements
+  }
+  return tree
+}
+
+/// Decodes `bytes` as a graph of instances, which reads shared references
+/// without copies, and as value types, which read copies: what the value
+/// types read, the graph reads as the same tree; what the graph refuses,
+/// they refuse too.
+private func checkGraph(_ bytes: UnsafeRawBufferPointer) {
+  let graph = Result { try JKCBORDecoder().decode(GraphNode.self, from: bytes) }
+  let tree = Result { try JKCBORDecoder().decode(TreeNode.self, from: bytes) }
+  switch (graph, tree) {
+  case (.success(let graph), .success(let tree)):
+    var budget = 100_000
+    if let unfolded = unfold(graph, &budget) {
+      require(unfolded == tree, "a graph of instances unfolds to the tree value types read", "")
+    }
+  case (.failure, .success(let tree)):
+    violated("what value types read, a graph of instances reads", "\(tree) vs \(graph)")
+  default:
+    break
+  }
 }
 
 /// Encodes a decoded `value` with `JKCBOREncoder`: the bytes read strictly
