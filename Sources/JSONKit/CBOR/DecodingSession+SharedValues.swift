@@ -22,14 +22,6 @@ extension DecodingSession {
     return instance
   }
 
-  /// `kind`, found where a value of another kind was expected, noting a
-  /// shared reference left in place of a copy, which only a class reads
-  /// (see ``needsSharedCopies``).
-  func found(_ kind: TapeEntry.Kind) -> TapeEntry.Kind {
-    if kind == .sharedReference { needsSharedCopies = true }
-    return kind
-  }
-
   /// Notes, before a `JSONValue` is built from the value at `index`, any
   /// shared reference left inside it in place of a copy (see
   /// ``needsSharedCopies``), and throws for it.

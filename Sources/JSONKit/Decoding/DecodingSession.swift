@@ -189,6 +189,14 @@ final class DecodingSession {
     }
   }
 
+  /// `kind`, found where a value of another kind was expected, noting a
+  /// shared reference left in place of a copy, which only a class reads
+  /// (see ``needsSharedCopies``).
+  func found(_ kind: TapeEntry.Kind) -> TapeEntry.Kind {
+    if kind == .sharedReference { needsSharedCopies = true }
+    return kind
+  }
+
   /// The bytes of a number entry as written.
   func numberBytes(_ entry: TapeEntry) -> UnsafeRawBufferPointer {
     Tape.numberText(of: entry, in: tape.input)
