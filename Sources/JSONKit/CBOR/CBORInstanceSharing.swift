@@ -41,15 +41,15 @@ final class CBORInstanceSharing {
     case first(Int)
     /// Met before and encoded: write a reference to `number`.
     case again(Int)
-    /// Met inside its own encoding: a cycle.
-    case cycle
+    /// Met inside its own encoding, instance `number`: a cycle.
+    case cycle(Int)
   }
 
   /// Notes that `instance` is to be written.
   func meet(_ instance: AnyObject) -> Meeting {
     let identity = ObjectIdentifier(instance)
     if let number = numbers[identity] {
-      if isOpen[number] { return .cycle }
+      if isOpen[number] { return .cycle(number) }
       occurrences[number] += 1
       return .again(number)
     }
@@ -59,6 +59,12 @@ final class CBORInstanceSharing {
     occurrences.append(1)
     isOpen.append(true)
     return .first(number)
+  }
+
+  /// Notes that instance `number` is met again inside its own encoding,
+  /// where a reference to it is written.
+  func refer(to number: Int) {
+    occurrences[number] += 1
   }
 
   /// Notes that instance `number` is encoded.
@@ -78,7 +84,9 @@ extension CBOREncodingSession {
   /// Notes that `instance`, the value `value`, is to be written into
   /// `slot`: its number when met for the first time, to be encoded by
   /// ``encodeInstance(_:number:into:)``; nil when met before, now written
-  /// as a mark. Met inside itself, an error.
+  /// as a mark. Met inside itself, a mark too for a class that the decoder
+  /// can make before its members (`JKCBORCyclicDecodable`); otherwise an
+  /// error.
   @inline(never)
   func meetShared<T>(_ value: T, instance: AnyObject, in slot: CBORSlot) throws -> Int? {
     guard let sharing else { return nil }
@@ -86,10 +94,11 @@ extension CBOREncodingSession {
     case .first(let number):
       return number
     case .again(let number):
-      writeItem(into: slot) { writer in
-        writer.appendCBORHead(major: 6, CBORInstanceSharing.Mark.reference + UInt64(number))
-        writer.append(0xF6)
-      }
+      writeReference(to: number, into: slot)
+      return nil
+    case .cycle(let number) where value is any JKCBORCyclicDecodable:
+      sharing.refer(to: number)
+      writeReference(to: number, into: slot)
       return nil
     case .cycle:
       throw EncodingError.invalidValue(
@@ -97,7 +106,17 @@ extension CBOREncodingSession {
         EncodingError.Context(
           codingPath: codingPath(of: slot),
           debugDescription: "Unable to encode \(T.self) to CBOR: the instance contains itself, "
-            + "and CBOR's shared references cannot describe a value that refers to itself."))
+            + "and only a class that conforms to JKCBORCyclicDecodable can be decoded back "
+            + "from a cycle."))
+    }
+  }
+
+  /// Writes a reference to instance `number` into `slot`: its mark, then
+  /// `null`.
+  private func writeReference(to number: Int, into slot: CBORSlot) {
+    writeItem(into: slot) { writer in
+      writer.appendCBORHead(major: 6, CBORInstanceSharing.Mark.reference + UInt64(number))
+      writer.append(0xF6)
     }
   }
 

@@ -533,7 +533,9 @@ struct CBORTapeScanner {
           + "of which there are \(shared.count)", at: referenceStart)
     }
     let (start, end, _, height) = shared[Int(number)]
-    guard end >= 0 else {
+    // A reference to a value still being read (a cycle) is for a class to
+    // read (see `JKCBORCyclicDecodable`), never a copy.
+    guard end >= 0 || !copiesSharedValues else {
       throw JKCBORError(
         .invalidReference,
         "The shared reference \(number) refers to a value that contains it", at: referenceStart)

@@ -17,8 +17,32 @@ extension DecodingSession {
     if let instance = sharedInstances[number] as? T { return instance }
     var value = index
     while entries[value].kind == .sharedReference { value = Int(entries[value].payload) }
+    if let cyclic = type as? any JKCBORCyclicDecodable.Type {
+      return try decodeCyclic(cyclic, number: number, at: value) as! T
+    }
+    guard !sharedInProgress.contains(number) else {
+      throw DecodingErrors.corrupted(
+        "The shared value refers to itself: only a class that conforms to "
+          + "JKCBORCyclicDecodable is decoded inside a cycle, not \(T.self).",
+        path: codingPaths.path(to: index))
+    }
+    sharedInProgress.insert(number)
+    defer { sharedInProgress.remove(number) }
     let instance = try initializeValue(type, at: value)
     if sharedInstances[number] == nil { sharedInstances[number] = instance as AnyObject }
+    return instance
+  }
+
+  /// Makes an instance of `type` for shared value `number`, at `index`,
+  /// before its members are read, so that the references inside it get it.
+  private func decodeCyclic<C: JKCBORCyclicDecodable>(
+    _ type: C.Type, number: Int, at index: Int
+  ) throws -> C {
+    let instance = type.init()
+    if sharedInstances[number] == nil { sharedInstances[number] = instance }
+    try checkingUnknownKeys(at: index) {
+      try instance.decodeMembers(from: TapeDecoder(session: self, index: index))
+    }
     return instance
   }
 

@@ -27,7 +27,8 @@ import Foundation
 ///   29): a reference reads as the string or value it refers to, and a
 ///   class that a model decodes at a shared value and at its references is
 ///   one instance, however often referred to (value types get equal
-///   copies). A reference to nothing, or to a value that contains it, is
+///   copies). A reference to nothing, or to a value that contains it
+///   (a cycle) but for a class that conforms to ``JKCBORCyclicDecodable``, is
 ///   an error, as are copies for value types of more than four items for
 ///   each one read (and 65,536).
 ///

@@ -67,8 +67,10 @@ public final class JKCBOREncoder: @unchecked Sendable {
     /// gives back one instance for all of them. Only instances met more
     /// than once are tagged; value types are written where they occur.
     /// Identity is the instance's: every instance is kept alive until the
-    /// encode ends. An instance that contains itself makes `encode` throw
-    /// `EncodingError.invalidValue`.
+    /// encode ends. An instance that contains itself (a cycle) is written
+    /// as a reference inside its own value when its class conforms to
+    /// ``JKCBORCyclicDecodable``, which the decoder can rebuild; any other
+    /// makes `encode` throw `EncodingError.invalidValue`.
     public static let sharedReferences = Options(rawValue: 1 << 2)
 
     /// Writes each repeated text or byte string (map keys above all) once,

@@ -47,6 +47,9 @@ final class DecodingSession {
   /// place of a copy (``TapeEntry/Kind/sharedReference``): what it decoded
   /// is not the value, and the document must be scanned again with copies.
   @exclusivity(unchecked) var needsSharedCopies = false
+  /// The shared values whose class is being decoded, to refuse a cycle
+  /// through a class that cannot be made before its members.
+  @exclusivity(unchecked) var sharedInProgress: Set<Int> = []
 
   /// A session over the document just scanned into `context` from `input`.
   init(context: ScanContext, input: UnsafeRawBufferPointer, options: JKDecoder.Options) {
@@ -86,6 +89,7 @@ final class DecodingSession {
     hasSharedValues = !context.state.sharedRoots.isEmpty
     if !sharedInstances.isEmpty { sharedInstances = [:] }
     needsSharedCopies = false
+    if !sharedInProgress.isEmpty { sharedInProgress = [] }
     // The slots of the spare containers kept from the document before stay,
     // each set again when its container is given out.
     keyedObjects.removeSubrange(Swift.min(spareSlotsEnd, keyedObjects.count)...)
