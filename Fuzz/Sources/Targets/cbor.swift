@@ -153,10 +153,42 @@ private func checkDecoding(_ bytes: UnsafeRawBufferPointer) {
 
 /// A node of a graph of instances, which shared references make one
 /// instance wherever they refer to it.
-private final class GraphNode: Decodable {
+private final class GraphNode: Codable {
   var v: Int?
   var a: GraphNode?
   var b: [GraphNode]?
+}
+
+/// ``GraphNode`` made in two steps, so that cycles decode.
+private final class CyclicNode: Codable, JKCBORCyclicDecodable {
+  var v: Int?
+  var a: CyclicNode?
+  var b: [CyclicNode]?
+
+  init() {}
+
+  init(from decoder: any Decoder) throws { try decodeMembers(from: decoder) }
+
+  func decodeMembers(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    v = try container.decodeIfPresent(Int.self, forKey: .v)
+    a = try container.decodeIfPresent(CyclicNode.self, forKey: .a)
+    b = try container.decodeIfPresent([CyclicNode].self, forKey: .b)
+  }
+
+  /// Drops every member of every node reachable from `root`, so that the
+  /// cycles among them are freed.
+  static func release(_ root: CyclicNode) {
+    var seen: Set<ObjectIdentifier> = []
+    var pending = [root]
+    while let node = pending.popLast() {
+      guard seen.insert(ObjectIdentifier(node)).inserted else { continue }
+      if let a = node.a { pending.append(a) }
+      pending.append(contentsOf: node.b ?? [])
+      node.a = nil
+      node.b = nil
+    }
+  }
 }
 
 /// ``GraphNode``'s shape as a value type, read from copies.
@@ -197,9 +229,12 @@ private func unfold(_ node: GraphNode, _ budget: inout Int) -> TreeNode? {
 /// Decodes `bytes` as a graph of instances, which reads shared references
 /// without copies, and as value types, which read copies: what the value
 /// types read, the graph reads as the same tree; what the graph refuses,
-/// they refuse too.
+/// they refuse too. A graph of instances made in two steps reads what the
+/// other graph reads, the same, and cycles too, which it writes as bytes
+/// that read back as the same graph.
 private func checkGraph(_ bytes: UnsafeRawBufferPointer) {
   let graph = Result { try JKCBORDecoder().decode(GraphNode.self, from: bytes) }
+  checkCycles(bytes, graph: try? graph.get())
   let tree = Result { try JKCBORDecoder().decode(TreeNode.self, from: bytes) }
   switch (graph, tree) {
   case (.success(let graph), .success(let tree)):
@@ -211,6 +246,37 @@ private func checkGraph(_ bytes: UnsafeRawBufferPointer) {
     violated("what value types read, a graph of instances reads", "\(tree) vs \(graph)")
   default:
     break
+  }
+}
+
+/// Decodes `bytes` as ``CyclicNode``s: they read what `graph` was read
+/// from, as the same graph, and what they read, cycles included, encodes
+/// as bytes that decode and encode again to the same bytes.
+private func checkCycles(_ bytes: UnsafeRawBufferPointer, graph: GraphNode?) {
+  let encoder = JKCBOREncoder()
+  encoder.options = .sharedReferences
+  encoder.maxDepth = 1024
+  let decoder = JKCBORDecoder()
+  decoder.maxDepth = 1024
+  guard let cyclic = try? decoder.decode(CyclicNode.self, from: bytes) else {
+    require(graph == nil, "what a graph of instances reads, one made in two steps reads")
+    return
+  }
+  defer { CyclicNode.release(cyclic) }
+  do {
+    let written = try encoder.encodeToBytes(cyclic)
+    if let graph {
+      require(
+        (try? encoder.encodeToBytes(graph)) == written,
+        "a graph made in two steps is the graph of instances read", "")
+    }
+    let again = try decoder.decode(CyclicNode.self, from: written)
+    defer { CyclicNode.release(again) }
+    require(
+      try encoder.encodeToBytes(again) == written,
+      "a graph with cycles writes bytes that read back as the same graph", "")
+  } catch {
+    violated("a graph made in two steps encodes and decodes again", "\(error)")
   }
 }
 

@@ -435,6 +435,7 @@ struct CBORTapeScanner {
     case CBORTags.shareable:
       try scanShared(head, content, depth: depth, into: &state, S.self)
     case CBORTags.sharedReference:
+      try refuseIndefinite(content, "An integer")
       try copyShared(content.argument, referenceStart: head.start, depth: depth, into: &state)
     default:
       guard skipsUnknownTags else {

@@ -170,6 +170,14 @@ struct CBORSharedReferenceTests {
     return CBORBytes.fromHex(hex)
   }
 
+  @Test("A shared reference to an integer of indefinite length is not well-formed")
+  func indefiniteReference() throws {
+    // [28(1), 29(an unsigned integer with the indefinite-length head)]
+    let error = try cborReferenceError("82" + "d81c01" + "d81d1f", decoding: JSONValue.self)
+    #expect(error.kind == .invalidIndefiniteLength)
+    #expect(error.offset == 6)
+  }
+
   @Test("References to references that double at each level are refused, quickly")
   func exponentialInputIsRefused() throws {
     let clock = ContinuousClock()
