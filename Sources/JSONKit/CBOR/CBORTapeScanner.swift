@@ -544,7 +544,9 @@ struct CBORTapeScanner {
     // What is read here nests as deep as the value does, from here.
     guard depth + height <= configuration.maxDepth else { throw reader.tooDeep(at: referenceStart) }
     deepest = Swift.max(deepest, depth + height)
-    guard copiesSharedValues else {
+    // A scalar (or an empty container) is one entry, as cheap to copy as to
+    // refer to, and a copy keeps `null` a null for every reader.
+    guard copiesSharedValues || end - start == 1 else {
       let index = state.tape.count
       state.tape.append(
         TapeEntry(.sharedReference, offset: referenceStart, payload: UInt64(start)))

@@ -170,6 +170,38 @@ struct CBORSharedReferenceTests {
     return CBORBytes.fromHex(hex)
   }
 
+  /// A class that encodes as `null`.
+  final class Nothing: Codable {
+    init() {}
+    init(from decoder: any Decoder) throws {
+      _ = try decoder.singleValueContainer().decodeNil()
+    }
+    func encode(to encoder: any Encoder) throws {
+      var container = encoder.singleValueContainer()
+      try container.encodeNil()
+    }
+  }
+
+  struct Maybe: Codable {
+    var first: Nothing?
+    var second: Nothing?
+  }
+
+  @Test("A shared null is null at every reference, for Optional's decodeNil as for any reader")
+  func sharedNull() throws {
+    let nothing = Nothing()
+    let encoder = JKCBOREncoder()
+    encoder.options = .sharedReferences
+    let bytes = try encoder.encode(Maybe(first: nothing, second: nothing))
+    // {"first": 28(null), "second": 29(0)}
+    #expect(
+      CBORBytes.hex(Array(bytes))
+        == "a2" + "656669727374" + "d81cf6" + "667365636f6e64" + "d81d00")
+    let read = try JKCBORDecoder().decode(Maybe.self, from: bytes)
+    #expect(read.first == nil && read.second == nil)
+    #expect(try JKCBORDecoder().decode(JSONValue.self, from: bytes) == ["first": nil, "second": nil])
+  }
+
   @Test("A shared reference to an integer of indefinite length is not well-formed")
   func indefiniteReference() throws {
     // [28(1), 29(an unsigned integer with the indefinite-length head)]
