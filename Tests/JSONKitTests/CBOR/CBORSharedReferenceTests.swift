@@ -199,7 +199,8 @@ struct CBORSharedReferenceTests {
         == "a2" + "656669727374" + "d81cf6" + "667365636f6e64" + "d81d00")
     let read = try JKCBORDecoder().decode(Maybe.self, from: bytes)
     #expect(read.first == nil && read.second == nil)
-    #expect(try JKCBORDecoder().decode(JSONValue.self, from: bytes) == ["first": nil, "second": nil])
+    #expect(
+      try JKCBORDecoder().decode(JSONValue.self, from: bytes) == ["first": nil, "second": nil])
   }
 
   @Test("A shared reference to an integer of indefinite length is not well-formed")
