@@ -535,8 +535,9 @@ struct CBORTapeScanner {
     }
     let (start, end, _, height) = shared[Int(number)]
     // A reference to a value still being read (a cycle) is for a class to
-    // read (see `JKCBORCyclicDecodable`), never a copy.
-    guard end >= 0 || !copiesSharedValues else {
+    // read (see `JKCBORCyclicDecodable`), never a copy, and only from inside
+    // an array or map of it: a value that is its own reference is nothing.
+    guard end >= 0 || (!copiesSharedValues && state.tape.count > start) else {
       throw JKCBORError(
         .invalidReference,
         "The shared reference \(number) refers to a value that contains it", at: referenceStart)

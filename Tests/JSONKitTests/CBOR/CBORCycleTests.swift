@@ -107,6 +107,22 @@ struct CBORCycleTests {
     #expect(throws: JKCBORError.self) { try CBORValue(cbor: bytes) }
   }
 
+  @Test("A shared value that is its own reference is an error, not a loop")
+  func valueThatIsItsOwnReference() throws {
+    // 28(29(0)) and 28(28(29(1))): nothing but a reference to itself.
+    for hex in ["d81cd81d00", "d81cd81cd81d01", "d81cd81cd81d00"] {
+      let error = try #require(throws: DecodingError.self) {
+        try JKCBORDecoder().decode(Person.self, from: CBORBytes.fromHex(hex))
+      }
+      guard case .dataCorrupted(let context) = error else {
+        Issue.record("not dataCorrupted: \(error)")
+        continue
+      }
+      #expect((context.underlyingError as? JKCBORError)?.kind == .invalidReference)
+      #expect(throws: JKCBORError.self) { try CBORValue(cbor: CBORBytes.fromHex(hex)) }
+    }
+  }
+
   @Test("Without sharedReferences, a cycle is still an error when written")
   func encoderWithoutSharing() throws {
     let ada = Person("ada")
