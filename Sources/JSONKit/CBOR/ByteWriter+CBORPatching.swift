@@ -66,23 +66,28 @@ enum CBORItemWalker {
   static func head(at offset: Int, in bytes: UnsafeRawBufferPointer)
     -> (major: UInt8, argument: UInt64, end: Int)
   {
-    let base = bytes.baseAddress!
-    let initial = base.load(fromByteOffset: offset, as: UInt8.self)
-    let argument: UInt64
-    switch initial & 31 {
-    case 24: argument = UInt64(base.load(fromByteOffset: offset + 1, as: UInt8.self))
-    case 25:
-      argument = UInt64(
-        UInt16(bigEndian: base.loadUnaligned(fromByteOffset: offset + 1, as: UInt16.self)))
-    case 26:
-      argument = UInt64(
-        UInt32(bigEndian: base.loadUnaligned(fromByteOffset: offset + 1, as: UInt32.self)))
-    case 27:
-      argument = UInt64(
-        bigEndian: base.loadUnaligned(fromByteOffset: offset + 1, as: UInt64.self))
-    default: argument = UInt64(initial & 31)
-    }
+    let initial = bytes.load(fromByteOffset: offset, as: UInt8.self)
+    let info = initial & 31
+    let argument =
+      info < 24 ? UInt64(info) : argument(width: 1 &<< Int(info &- 24), after: offset, in: bytes)
     return (initial >> 5, argument, offset + headSize(initial))
+  }
+
+  /// The big-endian argument of `width` bytes (1, 2, 4 or 8) that follows
+  /// the initial byte at `offset`, which the caller has checked `bytes`
+  /// holds.
+  @inline(__always)
+  static func argument(width: Int, after offset: Int, in bytes: UnsafeRawBufferPointer)
+    -> UInt64
+  {
+    switch width {
+    case 1: UInt64(bytes.load(fromByteOffset: offset + 1, as: UInt8.self))
+    case 2:
+      UInt64(UInt16(bigEndian: bytes.loadUnaligned(fromByteOffset: offset + 1, as: UInt16.self)))
+    case 4:
+      UInt64(UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: offset + 1, as: UInt32.self)))
+    default: UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: offset + 1, as: UInt64.self))
+    }
   }
 
   /// Where the item starting at `offset` ends.

@@ -110,19 +110,7 @@ struct CBORReader {
       // One, two, four or eight bytes of argument, big-endian.
       let width = 1 &<< Int(info &- 24)
       if bytes.count &- start > width {
-        let argument: UInt64
-        switch width {
-        case 1: argument = UInt64(bytes.load(fromByteOffset: start + 1, as: UInt8.self))
-        case 2:
-          argument = UInt64(
-            UInt16(bigEndian: bytes.loadUnaligned(fromByteOffset: start + 1, as: UInt16.self)))
-        case 4:
-          argument = UInt64(
-            UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: start + 1, as: UInt32.self)))
-        default:
-          argument = UInt64(
-            bigEndian: bytes.loadUnaligned(fromByteOffset: start + 1, as: UInt64.self))
-        }
+        let argument = CBORItemWalker.argument(width: width, after: start, in: bytes)
         position = start &+ 1 &+ width
         return Head(major: major, info: info, argument: argument, start: start)
       }
