@@ -118,6 +118,15 @@ struct CBORReader {
     return try readLongHead(initial, at: start)
   }
 
+  /// The depth at which the content of the string namespace or shared
+  /// value `head`, `depth` levels down, is counted: the tag's own, unless
+  /// the content is another tag (see ``CBORTags/isReference(_:)``).
+  func contentDepth(of head: Head, depth: Int, contentIsTag: Bool) throws -> Int {
+    guard contentIsTag else { return depth }
+    guard depth < configuration.maxDepth else { throw tooDeep(at: head.start) }
+    return depth + 1
+  }
+
   /// A head that is cut short, indefinite or reserved.
   @inline(never)
   private mutating func readLongHead(_ initial: UInt8, at start: Int) throws -> Head {

@@ -426,7 +426,8 @@ struct CBORTapeScanner {
     case CBORTags.selfDescribed:
       try scanItem(content, depth: depth + 1, into: &state, S.self)
     case CBORTags.stringNamespace:
-      let contentDepth = try markedContentDepth(head, content, depth: depth)
+      let contentDepth = try reader.contentDepth(
+        of: head, depth: depth, contentIsTag: content.major == .tag)
       namespaces.append(strings.count)
       try scanItem(content, depth: contentDepth, into: &state, CBORNamespacedStrings.self)
       strings.removeSubrange(namespaces.removeLast()...)
@@ -483,17 +484,6 @@ struct CBORTapeScanner {
         payload: string.payload))
   }
 
-  /// The depth at which `content`, that of the string namespace or shared
-  /// value `head` `depth` levels down, is counted: the tag's own, unless
-  /// the content is another tag (see ``CBORTags/isReference(_:)``).
-  private func markedContentDepth(
-    _ head: CBORReader.Head, _ content: CBORReader.Head, depth: Int
-  ) throws -> Int {
-    guard content.major == .tag else { return depth }
-    guard depth < configuration.maxDepth else { throw reader.tooDeep(at: head.start) }
-    return depth + 1
-  }
-
   // MARK: - Shared values
 
   /// The most tape entries that shared references may add, given the
@@ -515,7 +505,9 @@ struct CBORTapeScanner {
     let outer = deepest
     deepest = depth
     try scanItem(
-      content, depth: try markedContentDepth(head, content, depth: depth), into: &state, S.self)
+      content,
+      depth: try reader.contentDepth(of: head, depth: depth, contentIsTag: content.major == .tag),
+      into: &state, S.self)
     shared[number].end = state.tape.count
     shared[number].height = deepest - depth
     deepest = Swift.max(outer, deepest)

@@ -163,13 +163,15 @@ extension CBORReader {
   ) throws -> CBORValue {
     switch head.argument {
     case CBORTags.stringNamespace:
-      let contentDepth = try markedContentDepth(head, depth: depth)
+      let contentDepth = try contentDepth(
+        of: head, depth: depth, contentIsTag: try peek() >> 5 == 6)
       references.namespaces.append(references.strings.count)
       let value = try readValue(depth: contentDepth, references: &references)
       references.strings.removeSubrange(references.namespaces.removeLast()...)
       return value
     case CBORTags.shareable:
-      let contentDepth = try markedContentDepth(head, depth: depth)
+      let contentDepth = try contentDepth(
+        of: head, depth: depth, contentIsTag: try peek() >> 5 == 6)
       let number = references.shared.count
       references.shared.append(nil)
       let value = try readValue(depth: contentDepth, references: &references)
@@ -194,15 +196,6 @@ extension CBORReader {
         content.argument, referenceStart: head.start, depth: depth,
         limit: 4 * position + 65_536, maxDepth: configuration.maxDepth)
     }
-  }
-
-  /// The depth at which the content of the string namespace or shared
-  /// value `head`, `depth` levels down, is counted: the tag's own, unless
-  /// the content is another tag (see ``CBORTags/isReference(_:)``).
-  private func markedContentDepth(_ head: Head, depth: Int) throws -> Int {
-    guard try peek() >> 5 == 6 else { return depth }
-    guard depth < configuration.maxDepth else { throw tooDeep(at: head.start) }
-    return depth + 1
   }
 
   /// The error for an indefinite-length array or map with more elements
