@@ -169,6 +169,8 @@ private func checkJSON5Entries(of tape: Tape, loose: Bool) {
       violated("no big integers on a tape scanned without allowing them")
     case .bytes:
       violated("no byte strings on a tape scanned from JSON")
+    case .sharedReference:
+      violated("no shared references on a tape scanned from JSON5")
     }
   }
 }
