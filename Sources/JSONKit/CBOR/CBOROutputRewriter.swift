@@ -31,7 +31,7 @@ struct CBOROutputRewriter {
   private var nextSharedNumber = 0
 
   /// The strings of the namespace.
-  private var stringTable = CBORStringTable()
+  private let stringTable = CBORStringTable()
   /// Whether the input holds marks of instances: else a tag of their
   /// numbers (in a ``CBORValue``) is a tag like any other.
   private var marksInstances: Bool { work.instanceOccurrences != nil }
@@ -94,9 +94,8 @@ struct CBOROutputRewriter {
         let count = Int(head.argument)
         let end = head.end + count
         if work.referencesStrings,
-          let number = referenceNumber(
-            of: UnsafeRawBufferPointer(start: base + head.end, count: count),
-            isText: head.major == 3)
+          let number = stringTable.reference(
+            UnsafeRawBufferPointer(start: base + head.end, count: count), isText: head.major == 3)
         {
           output.append(base + copied, count: position - copied)
           output.appendCBORHead(major: 6, CBORTags.stringReference)
@@ -292,117 +291,17 @@ struct CBOROutputRewriter {
 
   // MARK: - String references
 
-  /// The number of `string` in the namespace, if it has it; otherwise nil,
-  /// and the string goes into the namespace when it is long enough to be
-  /// referred to (the rule every reader applies, so that the numbers agree).
-  private mutating func referenceNumber(of string: UnsafeRawBufferPointer, isText: Bool) -> Int? {
-    // Nothing shorter than three bytes is ever in the table.
-    guard string.count >= 3 else { return nil }
-    if let number = stringTable.number(of: string, isText: isText) { return number }
-    if string.count >= CBORTags.shortestReferencedLength(tableCount: stringTable.count) {
-      stringTable.add(string, isText: isText)
-    }
-    return nil
-  }
-
   /// Writes a string as a reference when the namespace has it, otherwise
-  /// as it is (see ``referenceNumber(of:isText:)``).
+  /// as it is (see ``CBORStringTable/reference(_:isText:)``).
   private mutating func writeString(
     from offset: Int, payload: Range<Int>, isText: Bool, into output: inout ByteWriter
   ) {
     let string = UnsafeRawBufferPointer(rebasing: input[payload])
-    if let number = referenceNumber(of: string, isText: isText) {
+    if let number = stringTable.reference(string, isText: isText) {
       output.appendCBORHead(major: 6, CBORTags.stringReference)
       output.appendCBORHead(major: 0, UInt64(number))
       return
     }
     copy(offset..<payload.upperBound, into: &output)
-  }
-}
-
-/// The strings of a namespace, numbered in the order they were added,
-/// found by their bytes (which stay where they are while the table is
-/// used): open addressing over a hash of all their bytes, eight at a time.
-struct CBORStringTable {
-  private struct Slot {
-    var bytes: UnsafeRawBufferPointer
-    var hash: UInt64
-    /// The string's number plus one, with the high bit for text; 0 when
-    /// the slot is free.
-    var tagged: Int
-  }
-
-  private static var free: Slot {
-    Slot(bytes: UnsafeRawBufferPointer(start: nil, count: 0), hash: 0, tagged: 0)
-  }
-  private var slots = [Slot](repeating: free, count: 64)
-  /// The number of strings in the table.
-  private(set) var count = 0
-
-  private static let textBit = 1 << 62
-
-  /// The number of the string with these bytes and kind, if the table has it.
-  func number(of bytes: UnsafeRawBufferPointer, isText: Bool) -> Int? {
-    let hash = Self.hash(bytes, isText: isText)
-    return slots.withUnsafeBufferPointer { slots in
-      let mask = slots.count &- 1
-      var index = Int(truncatingIfNeeded: hash) & mask
-      while slots[index].tagged != 0 {
-        let slot = slots[index]
-        if slot.hash == hash, (slot.tagged & Self.textBit != 0) == isText,
-          slot.bytes.count == bytes.count,
-          memcmp(slot.bytes.baseAddress!, bytes.baseAddress!, bytes.count) == 0
-        {
-          return slot.tagged & ~Self.textBit &- 1
-        }
-        index = (index &+ 1) & mask
-      }
-      return nil
-    }
-  }
-
-  /// Adds a string the table does not have, as the next number.
-  mutating func add(_ bytes: UnsafeRawBufferPointer, isText: Bool) {
-    if 2 * (count + 1) > slots.count { grow() }
-    count += 1
-    insert(
-      Slot(
-        bytes: bytes, hash: Self.hash(bytes, isText: isText),
-        tagged: count | (isText ? Self.textBit : 0)))
-  }
-
-  private mutating func insert(_ slot: Slot) {
-    let mask = slots.count - 1
-    var index = Int(truncatingIfNeeded: slot.hash) & mask
-    while slots[index].tagged != 0 { index = (index + 1) & mask }
-    slots[index] = slot
-  }
-
-  private mutating func grow() {
-    let old = slots
-    slots = [Slot](repeating: Self.free, count: 2 * old.count)
-    for slot in old where slot.tagged != 0 { insert(slot) }
-  }
-
-  /// A hash of every byte and the kind.
-  private static func hash(_ bytes: UnsafeRawBufferPointer, isText: Bool) -> UInt64 {
-    var hash: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(bytes.count) &* 0xFF51_AFD7_ED55_8CCD
-    if isText { hash ^= 0xC4CE_B9FE_1A85_EC53 }
-    let base = bytes.baseAddress!
-    var offset = 0
-    while offset + 8 <= bytes.count {
-      hash =
-        (hash ^ base.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
-        &* 0x0000_0100_0000_01B3
-      hash ^= hash >> 29
-      offset += 8
-    }
-    var tail: UInt64 = 0
-    while offset < bytes.count {
-      tail = tail << 8 | UInt64(base.load(fromByteOffset: offset, as: UInt8.self))
-      offset += 1
-    }
-    hash = (hash ^ tail) &* 0xFF51_AFD7_ED55_8CCD
-    return hash ^ hash >> 32
   }
 }
