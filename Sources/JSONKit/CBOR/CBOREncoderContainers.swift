@@ -19,7 +19,7 @@ struct CBORSlotEncoder: Encoder, SingleValueEncodingContainer {
 
   func singleValueContainer() -> any SingleValueEncodingContainer { self }
 
-  mutating func encodeNil() throws { session.writeItem(into: slot) { $0.append(0xF6) } }
+  mutating func encodeNil() throws { session.writeItem(into: slot, holdsNoStrings: true) { $0.append(0xF6) } }
   mutating func encode(_ value: Bool) throws { session.write(value, into: slot) }
   mutating func encode(_ value: String) throws { session.write(value, into: slot) }
   mutating func encode(_ value: Double) throws { session.write(value, into: slot) }
@@ -65,7 +65,7 @@ struct CBORKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
   }
 
   mutating func encodeNil(forKey key: Key) throws {
-    session.writeItem(into: member(key)) { $0.append(0xF6) }
+    session.writeItem(into: member(key), holdsNoStrings: true) { $0.append(0xF6) }
   }
 
   /// Writes a scalar under `key`.
@@ -193,7 +193,7 @@ struct CBORUnkeyedContainer: UnkeyedEncodingContainer {
   @inline(__always)
   private func element() -> CBORSlot { session.beginElement(of: container) }
 
-  mutating func encodeNil() throws { session.writeItem(into: element()) { $0.append(0xF6) } }
+  mutating func encodeNil() throws { session.writeItem(into: element(), holdsNoStrings: true) { $0.append(0xF6) } }
   mutating func encode(_ value: Bool) throws { session.write(value, into: element()) }
   mutating func encode(_ value: String) throws { session.write(value, into: element()) }
   mutating func encode(_ value: Double) throws { session.write(value, into: element()) }

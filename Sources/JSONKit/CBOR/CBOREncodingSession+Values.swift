@@ -53,22 +53,22 @@ extension CBOREncodingSession {
 
   @inline(never)
   func write(_ value: Bool, into slot: CBORSlot) {
-    writeItem(into: slot) { $0.append(value ? 0xF5 : 0xF4) }
+    writeItem(into: slot, holdsNoStrings: true) { $0.append(value ? 0xF5 : 0xF4) }
   }
 
   @inline(never)
   func write(_ value: Double, into slot: CBORSlot) {
-    writeItem(into: slot) { $0.appendCBORFloat(value) }
+    writeItem(into: slot, holdsNoStrings: true) { $0.appendCBORFloat(value) }
   }
 
   @inline(never)
   func write(_ value: Int64, into slot: CBORSlot) {
-    writeItem(into: slot) { $0.appendCBORInteger(value) }
+    writeItem(into: slot, holdsNoStrings: true) { $0.appendCBORInteger(value) }
   }
 
   @inline(never)
   func write(_ value: UInt64, into slot: CBORSlot) {
-    writeItem(into: slot) { $0.appendCBORHead(major: 0, value) }
+    writeItem(into: slot, holdsNoStrings: true) { $0.appendCBORHead(major: 0, value) }
   }
 
   @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
@@ -153,12 +153,13 @@ extension CBOREncodingSession {
     return true
   }
 
-  /// Writes an array whose elements `write` writes whole, `levels` deep.
+  /// Writes an array of numbers whose elements `write` writes whole,
+  /// `levels` deep.
   private func writeArray<Element>(
     _ array: [Element], levels: Int = 1, into slot: CBORSlot,
     _ write: (inout ByteWriter, Element) -> Void
   ) {
-    writeItem(into: slot) { writer in
+    writeItem(into: slot, holdsNoStrings: true) { writer in
       writer.appendCBORHead(major: 4, UInt64(array.count))
       for element in array { write(&writer, element) }
     }
@@ -168,7 +169,7 @@ extension CBOREncodingSession {
   /// Tag 1: seconds since 1970, an integer when whole and within 64 bits.
   private func write(_ date: Date, into slot: CBORSlot) {
     let seconds = date.timeIntervalSince1970
-    writeItem(into: slot) { writer in
+    writeItem(into: slot, holdsNoStrings: true) { writer in
       writer.appendCBORHead(major: 6, CBORTags.epochTime)
       if seconds.rounded(.towardZero) == seconds, seconds >= -0x1p63, seconds < 0x1p63 {
         writer.appendCBORInteger(Int64(seconds))

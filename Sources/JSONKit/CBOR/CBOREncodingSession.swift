@@ -56,8 +56,9 @@ final class CBOREncodingSession {
   let userInfo: [CodingUserInfoKey: Any]
   let maxDepth: Int
   let keyStrategy: JKCBOREncoder.KeyEncodingStrategy
-  /// The output's first bytes: tag 55799 when self-described.
-  let prefixCount: Int
+  /// The output's first bytes: tag 55799 when self-described, then tag
+  /// 256 while strings are referenced in the session.
+  private(set) var prefixCount: Int
   /// The process-wide key cache for the strategy; nil for a custom one.
   private let keyCache: KeyBytesCache?
   /// Whether keys are named by the strategy, and so need storing for
@@ -74,6 +75,16 @@ final class CBOREncodingSession {
   @exclusivity(unchecked) private var keyAdditionsLeft = 64
   /// The key type of the standard library's dictionaries (``CBORDictionaryKey``).
   private let dictionaryKeyType = CBORDictionaryKey.type
+
+  /// Whether the session writes the repeated strings of
+  /// `.stringReferences` as references itself, in the order it writes
+  /// them: without instance sharing or deterministic order, which move
+  /// what is written, and until a hand-over, after which the tree writes
+  /// in its own order and `JKCBOREncoder` numbers the strings in a pass
+  /// over the output (``CBOROutputRewriter``).
+  @exclusivity(unchecked) private(set) var referencesStrings = false
+  /// The namespace's strings while ``referencesStrings``.
+  @exclusivity(unchecked) private var stringTable: CBORStringTable
 
   /// The output, and after a hand-over the tree's scalars.
   @exclusivity(unchecked) var writer: ByteWriter
@@ -155,6 +166,11 @@ final class CBOREncodingSession {
     if settings.options.contains(.selfDescribed) {
       writer.appendCBORHead(major: 6, CBORTags.selfDescribed)
     }
+    referencesStrings =
+      settings.options.contains(.stringReferences)
+      && settings.options.isDisjoint(with: [.sharedReferences, .deterministic])
+    if referencesStrings { writer.appendCBORHead(major: 6, CBORTags.stringNamespace) }
+    stringTable = CBORStringTable(isUsed: referencesStrings)
     prefixCount = writer.count
     frames = .allocate(capacity: frameCapacity)
     frames.initialize(
@@ -166,6 +182,7 @@ final class CBOREncodingSession {
 
   deinit {
     frames.deallocate()
+    stringTable.deallocate()
   }
 
   /// Ends the encode: the makers let go of the containers they keep to
@@ -264,7 +281,8 @@ final class CBOREncodingSession {
   /// nil when streaming cannot (the map is closed, or may have the key).
   @inline(__always)
   private func streamMember(
-    of container: Int, name: UnsafeRawBufferPointer, fingerprint: UInt64?
+    of container: Int, name: UnsafeRawBufferPointer, fingerprint: UInt64?,
+    isKeptName: Bool = true
   ) -> CBORSlot? {
     guard let index = frameForNewMember(container) else { return nil }
     if let fingerprint {
@@ -291,8 +309,12 @@ final class CBOREncodingSession {
     }
     let slot = finishBeginning(index)
     frames[index].keyStart = writer.count
-    writer.appendCBORHead(major: 3, UInt64(name.count))
-    if let base = name.baseAddress { writer.append(base, count: name.count) }
+    if referencesStrings {
+      writeKeyReferencing(name, isKeptName: isKeptName)
+    } else {
+      writer.appendCBORHead(major: 3, UInt64(name.count))
+      if let base = name.baseAddress { writer.append(base, count: name.count) }
+    }
     return slot
   }
 
@@ -406,7 +428,9 @@ final class CBOREncodingSession {
     let fingerprint = isUnique ? nil : Self.fingerprint(ofName: name)
     var bytes = name
     let slot = bytes.withUTF8 {
-      streamMember(of: container, name: UnsafeRawBufferPointer($0), fingerprint: fingerprint)
+      streamMember(
+        of: container, name: UnsafeRawBufferPointer($0), fingerprint: fingerprint,
+        isKeptName: false)
     }
     if let slot {
       if let codingKey { storeKey(codingKey, ofFrame: frameIndex(container)) }
@@ -458,11 +482,34 @@ final class CBOREncodingSession {
 
   // MARK: - Values
 
-  /// Writes one whole item into `slot`.
+  /// Writes one whole item into `slot`. `holdsNoStrings` says that it is
+  /// made of numbers, simple values and tags alone, which string
+  /// references need not look through.
   @inline(__always)
-  func writeItem(into slot: CBORSlot, _ write: (inout ByteWriter) -> Void) {
-    if prepareValue(slot) { return write(&writer) }
+  func writeItem(
+    into slot: CBORSlot, holdsNoStrings: Bool = false, _ write: (inout ByteWriter) -> Void
+  ) {
+    if prepareValue(slot) {
+      guard !holdsNoStrings, referencesStrings else { return write(&writer) }
+      let start = writer.count
+      write(&writer)
+      return writer.referenceCBORStrings(from: start, in: &stringTable)
+    }
     handOver().writeItem(into: slot, write)
+  }
+
+  /// Writes a key, or a reference to it. `isKeptName` says that its bytes
+  /// are ``KeyBytesCache``'s, kept for the whole process.
+  @inline(never)
+  private func writeKeyReferencing(_ name: UnsafeRawBufferPointer, isKeptName: Bool) {
+    guard isKeptName else {
+      return writer.appendCBORString(name, major: 3, referencingIn: &stringTable)
+    }
+    if let number = stringTable.reference(name: name) {
+      return writer.appendCBORStringReference(number)
+    }
+    writer.appendCBORHead(major: 3, UInt64(name.count))
+    if let base = name.baseAddress { writer.append(base, count: name.count) }
   }
 
   /// Opens an array or a map in `slot` and returns its number; asked again
@@ -580,7 +627,15 @@ final class CBOREncodingSession {
     let frame = frames[index]
     guard frame.isMap else { return AnyCodingKey(intValue: frame.count &- 1) }
     if storesKeys, index < frameKeys.count, let key = frameKeys[index] { return key }
-    return writer.withBytes { CBORTreeKey(readingAt: frame.keyStart, in: $0).codingKey }
+    return writer.withBytes { bytes in
+      if referencesStrings, bytes[frame.keyStart] == 0xD8,
+        let string = stringTable.string(
+          CBORItemWalker.head(at: frame.keyStart &+ 2, in: bytes).argument)
+      {
+        return AnyCodingKey(stringValue: String(decoding: string.bytes, as: UTF8.self))
+      }
+      return CBORTreeKey(readingAt: frame.keyStart, in: bytes).codingKey
+    }
   }
 
   // MARK: - Hand-over
@@ -593,10 +648,71 @@ final class CBOREncodingSession {
 
   @inline(never)
   private func startTree() -> CBOREncodingTree {
+    if referencesStrings { writeStringsWhole() }
     let tree = CBOREncodingTree(readingFramesOf: self)
     frameCount = 0
     self.tree = tree
     return tree
+  }
+
+  /// Writes the string references written so far as the strings they
+  /// stand for, and drops the namespace's tag, moving the open frames'
+  /// offsets with their bytes: the tree then holds what the session would
+  /// have written without references.
+  private func writeStringsWhole() {
+    referencesStrings = false
+    let table = stringTable
+    let namespaceStart = prefixCount &- 3
+    var output = ByteWriter(capacity: 2 &* writer.count)
+    // Where the bytes from each position on moved by: (position, shift).
+    var shifts = [(prefixCount, -3)]
+    writer.withBytes { bytes in
+      output.append(bytes.baseAddress!, count: namespaceStart)
+      var position = prefixCount
+      var copied = prefixCount
+      var shift = -3
+      while position < bytes.count {
+        let initial = bytes[position]
+        if initial == 0xD8, bytes[position &+ 1] == UInt8(CBORTags.stringReference) {
+          let number = CBORItemWalker.head(at: position &+ 2, in: bytes)
+          if let string = table.string(number.argument) {
+            output.append(bytes.baseAddress! + copied, count: position &- copied)
+            let stringStart = output.count
+            output.appendCBORHead(major: string.isText ? 3 : 2, UInt64(string.bytes.count))
+            output.append(string.bytes.baseAddress!, count: string.bytes.count)
+            shift &+= (output.count &- stringStart) &- (number.end &- position)
+            shifts.append((number.end, shift))
+            copied = number.end
+          }
+          position = number.end
+          continue
+        }
+        switch initial >> 5 {
+        case 2, 3:
+          let head = CBORItemWalker.head(at: position, in: bytes)
+          position = head.end &+ Int(head.argument)
+        default:
+          position &+= CBORItemWalker.headSize(initial)
+        }
+      }
+      output.append(bytes.baseAddress! + copied, count: bytes.count &- copied)
+    }
+    func moved(_ offset: Int) -> Int {
+      // The last shift from a position at or before `offset`.
+      var low = 0
+      var high = shifts.count
+      while low < high {
+        let middle = (low &+ high) / 2
+        if shifts[middle].0 <= offset { low = middle &+ 1 } else { high = middle }
+      }
+      return low == 0 ? offset : offset &+ shifts[low &- 1].1
+    }
+    for index in 1..<max(frameCount, 1) {
+      frames[index].start = moved(frames[index].start)
+      frames[index].keyStart = moved(frames[index].keyStart)
+    }
+    prefixCount = namespaceStart
+    swap(&output, &writer)
   }
 
   // MARK: - Finishing

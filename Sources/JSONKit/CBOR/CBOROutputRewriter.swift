@@ -31,7 +31,7 @@ struct CBOROutputRewriter {
   private var nextSharedNumber = 0
 
   /// The strings of the namespace.
-  private let stringTable = CBORStringTable()
+  private var stringTable: CBORStringTable
   /// Whether the input holds marks of instances: else a tag of their
   /// numbers (in a ``CBORValue``) is a tag like any other.
   private var marksInstances: Bool { work.instanceOccurrences != nil }
@@ -47,6 +47,7 @@ struct CBOROutputRewriter {
     bytes.withBytes { input in
       var rewriter = CBOROutputRewriter(input: input, work: work)
       rewriter.rewrite(prefixCount: prefixCount, into: &output)
+      rewriter.stringTable.deallocate()
     }
     return output
   }
@@ -54,6 +55,7 @@ struct CBOROutputRewriter {
   private init(input: UnsafeRawBufferPointer, work: Work) {
     self.input = input
     self.work = work
+    stringTable = CBORStringTable(isUsed: work.referencesStrings)
   }
 
   private mutating func rewrite(prefixCount: Int, into output: inout ByteWriter) {

@@ -5,19 +5,31 @@
 /// may move or be overwritten afterwards (the encoder writes references
 /// over strings in its own output). Lookup is open addressing over a hash
 /// of all the bytes and the kind (text or byte string).
-final class CBORStringTable {
+struct CBORStringTable {
+  /// A string's place in the table; all zeros when free.
   private struct Slot {
     /// Where the string starts in ``storage``.
-    var start: Int
-    var count: Int
-    var hash: UInt64
+    var start: UInt32
+    var count: UInt32
+    /// The high half of the string's hash (the low bits pick the slot).
+    var hash: UInt32
     /// The string's number plus one, with ``textBit`` for text; 0 when
     /// the slot is free.
-    var tagged: Int
+    var tagged: UInt32
   }
 
-  private static let textBit = 1 << 62
-  private static let free = Slot(start: 0, count: 0, hash: 0, tagged: 0)
+  /// What the key cache knows of a name kept for the whole process (a
+  /// coding key's written bytes): its number in the table, or -1 when it
+  /// never has one.
+  private struct KnownName {
+    var bytes: UnsafeRawPointer?
+    var number: Int
+  }
+
+  private static let textBit: UInt32 = 1 << 31
+  /// The longest string the table holds, and the most bytes it keeps.
+  private static let limit = Int(UInt32.max >> 1)
+  private static let knownNameSlots = 256
 
   private var slots: UnsafeMutablePointer<Slot>
   private var slotCount: Int
@@ -26,22 +38,74 @@ final class CBORStringTable {
   private var storageCount = 0
   private var storageCapacity: Int
   /// The slot of each string, by number.
-  private var slotOfNumber: [Int] = []
-
+  private var slotOfNumber: UnsafeMutablePointer<Int>
   /// The number of strings in the table.
-  var count: Int { slotOfNumber.count }
+  private(set) var count = 0
+  /// The names met through ``reference(name:)``, by address.
+  private var knownNames: UnsafeMutablePointer<KnownName>
+  private var knownNameCount = 0
 
-  init() {
-    slotCount = 256
-    slots = .allocate(capacity: slotCount)
-    slots.initialize(repeating: Self.free, count: slotCount)
-    storageCapacity = 4096
+  /// An empty table; ``deallocate()`` frees what it holds. A table made
+  /// with `isUsed` false holds nothing and must not be used.
+  init(isUsed: Bool = true) {
+    slotCount = isUsed ? 1024 : 1
+    slots = Self.freeSlots(slotCount)
+    storageCapacity = isUsed ? 8192 : 0
     storage = .allocate(byteCount: storageCapacity, alignment: 8)
+    slotOfNumber = .allocate(capacity: slotCount / 2)
+    knownNames = .allocate(capacity: isUsed ? Self.knownNameSlots : 0)
+    if isUsed {
+      knownNames.initialize(
+        repeating: KnownName(bytes: nil, number: 0), count: Self.knownNameSlots)
+    }
   }
 
-  deinit {
+  private static func freeSlots(_ count: Int) -> UnsafeMutablePointer<Slot> {
+    let slots = UnsafeMutablePointer<Slot>.allocate(capacity: count)
+    UnsafeMutableRawPointer(slots).initializeMemory(
+      as: UInt8.self, repeating: 0, count: count &* MemoryLayout<Slot>.stride)
+    return slots
+  }
+
+  /// Frees the table's memory; the table is not used afterwards.
+  func deallocate() {
     slots.deallocate()
     storage.deallocate()
+    slotOfNumber.deallocate()
+    knownNames.deallocate()
+  }
+
+  /// ``reference(_:isText:)`` for the text `name`, whose bytes stay where
+  /// they are, unchanged, for as long as the table is used (a key kept by
+  /// ``KeyBytesCache``): what the table answers for it is kept by its
+  /// address, and found again without reading its bytes. (A string too
+  /// short to be added never is: the shortest length only grows.)
+  @inline(__always)
+  mutating func reference(name: UnsafeRawBufferPointer) -> Int? {
+    let address = UInt(bitPattern: name.baseAddress)
+    let mask = Self.knownNameSlots &- 1
+    var index = Int(truncatingIfNeeded: (address &* 0x9E37_79B9) >> 16) & mask
+    while let bytes = knownNames[index].bytes {
+      if bytes == name.baseAddress {
+        let number = knownNames[index].number
+        return number < 0 ? nil : number
+      }
+      index = (index &+ 1) & mask
+    }
+    return referenceAndKnow(name: name, at: index)
+  }
+
+  @inline(never)
+  private mutating func referenceAndKnow(name: UnsafeRawBufferPointer, at index: Int) -> Int? {
+    let countBefore = count
+    let number = reference(name, isText: true)
+    // Kept while the cache is at most half full.
+    if 2 &* (knownNameCount &+ 1) <= Self.knownNameSlots, let bytes = name.baseAddress {
+      knownNames[index] = KnownName(
+        bytes: bytes, number: number ?? (count > countBefore ? countBefore : -1))
+      knownNameCount &+= 1
+    }
+    return number
   }
 
   /// The number of `bytes` in the table, if it has them; otherwise nil,
@@ -49,34 +113,40 @@ final class CBORStringTable {
   /// the rule every reader applies, so that the numbers agree
   /// (``CBORTags/shortestReferencedLength(tableCount:)``).
   @inline(__always)
-  func reference(_ bytes: UnsafeRawBufferPointer, isText: Bool) -> Int? {
+  mutating func reference(_ bytes: UnsafeRawBufferPointer, isText: Bool) -> Int? {
     // Nothing shorter than three bytes is ever in the table.
-    guard bytes.count >= 3 else { return nil }
+    guard bytes.count >= 3, bytes.count <= Self.limit else { return nil }
     return lookUp(bytes.baseAddress!, count: bytes.count, isText: isText)
   }
 
-  private func lookUp(_ bytes: UnsafeRawPointer, count: Int, isText: Bool) -> Int? {
-    let hash = Self.hash(bytes, count: count, isText: isText)
+  private mutating func lookUp(_ bytes: UnsafeRawPointer, count: Int, isText: Bool) -> Int? {
+    let fullHash = Self.hash(bytes, count: count, isText: isText)
+    let hash = UInt32(truncatingIfNeeded: fullHash >> 32)
     let kind = isText ? Self.textBit : 0
     let mask = slotCount &- 1
-    var index = Int(truncatingIfNeeded: hash) & mask
+    var index = Int(truncatingIfNeeded: fullHash) & mask
     while slots[index].tagged != 0 {
       let slot = slots[index]
-      if slot.hash == hash, slot.tagged & Self.textBit == kind, slot.count == count,
-        Self.equal(storage + slot.start, bytes, count: count)
+      if slot.hash == hash, slot.tagged & Self.textBit == kind, Int(slot.count) == count,
+        Self.equal(storage + Int(slot.start), bytes, count: count)
       {
-        return slot.tagged & ~Self.textBit &- 1
+        return Int(slot.tagged & ~Self.textBit) &- 1
       }
       index = (index &+ 1) & mask
     }
-    guard count >= CBORTags.shortestReferencedLength(tableCount: self.count) else { return nil }
-    add(bytes, count: count, hash: hash, tagged: (self.count &+ 1) | kind, at: index)
+    guard count >= CBORTags.shortestReferencedLength(tableCount: self.count),
+      storageCount &+ count <= Self.limit, self.count < Self.limit
+    else { return nil }
+    add(
+      bytes, count: count, hash: hash, fullHash: fullHash,
+      tagged: UInt32(self.count &+ 1) | kind, at: index)
     return nil
   }
 
   @inline(never)
-  private func add(
-    _ bytes: UnsafeRawPointer, count: Int, hash: UInt64, tagged: Int, at freeIndex: Int
+  private mutating func add(
+    _ bytes: UnsafeRawPointer, count: Int, hash: UInt32, fullHash: UInt64, tagged: UInt32,
+    at freeIndex: Int
   ) {
     if storageCount &+ count > storageCapacity {
       storageCapacity = max(2 &* storageCapacity, storageCount &+ count)
@@ -86,10 +156,12 @@ final class CBORStringTable {
       storage = larger
     }
     (storage + storageCount).copyMemory(from: bytes, byteCount: count)
-    slots[freeIndex] = Slot(start: storageCount, count: count, hash: hash, tagged: tagged)
-    slotOfNumber.append(freeIndex)
+    slots[freeIndex] = Slot(
+      start: UInt32(storageCount), count: UInt32(count), hash: hash, tagged: tagged)
+    slotOfNumber[self.count] = freeIndex
     storageCount &+= count
-    if 2 &* self.count > slotCount { grow() }
+    self.count &+= 1
+    if 2 &* self.count >= slotCount { grow() }
   }
 
   /// The bytes of string `number`, and whether it is text; nil past the
@@ -98,25 +170,31 @@ final class CBORStringTable {
     guard number < UInt64(count) else { return nil }
     let slot = slots[slotOfNumber[Int(number)]]
     return (
-      UnsafeRawBufferPointer(start: storage + slot.start, count: slot.count),
+      UnsafeRawBufferPointer(start: storage + Int(slot.start), count: Int(slot.count)),
       slot.tagged & Self.textBit != 0
     )
   }
 
-  private func grow() {
+  /// Twice the slots (and room for twice the numbers).
+  private mutating func grow() {
     let old = slots
     slotCount &*= 2
-    slots = .allocate(capacity: slotCount)
-    slots.initialize(repeating: Self.free, count: slotCount)
+    slots = Self.freeSlots(slotCount)
+    let numbers = UnsafeMutablePointer<Int>.allocate(capacity: slotCount / 2)
     let mask = slotCount &- 1
-    for number in 0..<slotOfNumber.count {
+    for number in 0..<count {
       let slot = old[slotOfNumber[number]]
-      var index = Int(truncatingIfNeeded: slot.hash) & mask
+      let bytes = storage + Int(slot.start)
+      let fullHash = Self.hash(
+        bytes, count: Int(slot.count), isText: slot.tagged & Self.textBit != 0)
+      var index = Int(truncatingIfNeeded: fullHash) & mask
       while slots[index].tagged != 0 { index = (index &+ 1) & mask }
       slots[index] = slot
-      slotOfNumber[number] = index
+      numbers[number] = index
     }
     old.deallocate()
+    slotOfNumber.deallocate()
+    slotOfNumber = numbers
   }
 
   /// Whether `count` bytes at `a` and `b` are equal, a word at a time.
@@ -181,5 +259,100 @@ final class CBORStringTable {
     }
     hash = (hash ^ hash >> 32) &* multiplier
     return hash ^ hash >> 29
+  }
+}
+
+extension ByteWriter {
+  /// Appends the text (`major` 3) or byte string (`major` 2) `bytes`, as a
+  /// reference (tag 25) when `table` has it; otherwise whole, and into
+  /// `table` when long enough.
+  @inline(__always)
+  mutating func appendCBORString(
+    _ bytes: UnsafeRawBufferPointer, major: UInt8, referencingIn table: inout CBORStringTable
+  ) {
+    if let number = table.reference(bytes, isText: major == 3) {
+      return appendCBORStringReference(number)
+    }
+    appendCBORHead(major: major, UInt64(bytes.count))
+    if let base = bytes.baseAddress { append(base, count: bytes.count) }
+  }
+
+  /// Appends tag 25 and `number`.
+  @inline(__always)
+  mutating func appendCBORStringReference(_ number: Int) {
+    append(0xD8, UInt8(CBORTags.stringReference))
+    appendCBORHead(major: 0, UInt64(number))
+  }
+
+  /// Writes the strings in the items written from `start` on as references
+  /// where `table` has them, in place, and adds the others to `table` by
+  /// its rule. The items are JSONKit's own (definite lengths); a reference
+  /// is always shorter than the string it stands for, so what follows
+  /// only moves left.
+  mutating func referenceCBORStrings(from start: Int, in table: inout CBORStringTable) {
+    let end = count
+    let base = freeSpace - end
+    let bytes = UnsafeRawBufferPointer(start: base, count: end)
+    var position = start
+    var kept = start  // the first byte not yet moved to `written`
+    var written = start
+    while position < end {
+      let initial = base.load(fromByteOffset: position, as: UInt8.self)
+      let major = initial >> 5
+      guard major == 2 || major == 3 else {
+        position &+= CBORItemWalker.headSize(initial)
+        continue
+      }
+      let head = CBORItemWalker.head(at: position, in: bytes)
+      let stringEnd = head.end &+ Int(head.argument)
+      let payload = UnsafeRawBufferPointer(start: base + head.end, count: Int(head.argument))
+      if let number = table.reference(payload, isText: major == 3) {
+        if written != kept {
+          (base + written).copyMemory(from: base + kept, byteCount: position &- kept)
+        }
+        written &+= position &- kept
+        written &+= Self.storeCBORStringReference(number, at: base + written)
+        kept = stringEnd
+      }
+      position = stringEnd
+    }
+    guard kept != written else { return }
+    (base + written).copyMemory(from: base + kept, byteCount: end &- kept)
+    truncate(to: written &+ (end &- kept))
+  }
+}
+
+extension ByteWriter {
+  /// Stores tag 25 and `number` at `pointer`, and returns their size.
+  @inline(__always)
+  fileprivate static func storeCBORStringReference(
+    _ number: Int, at pointer: UnsafeMutableRawPointer
+  )
+    -> Int
+  {
+    pointer.storeBytes(of: 0xD8, as: UInt8.self)
+    pointer.storeBytes(of: UInt8(CBORTags.stringReference), toByteOffset: 1, as: UInt8.self)
+    let argument = pointer + 2
+    switch number {
+    case ..<24:
+      argument.storeBytes(of: UInt8(number), as: UInt8.self)
+      return 3
+    case ..<256:
+      argument.storeBytes(of: 0x18, as: UInt8.self)
+      argument.storeBytes(of: UInt8(number), toByteOffset: 1, as: UInt8.self)
+      return 4
+    case ..<65536:
+      argument.storeBytes(of: 0x19, as: UInt8.self)
+      argument.storeBytes(of: UInt16(number).bigEndian, toByteOffset: 1, as: UInt16.self)
+      return 5
+    case ..<(1 << 32):
+      argument.storeBytes(of: 0x1A, as: UInt8.self)
+      argument.storeBytes(of: UInt32(number).bigEndian, toByteOffset: 1, as: UInt32.self)
+      return 7
+    default:
+      argument.storeBytes(of: 0x1B, as: UInt8.self)
+      argument.storeBytes(of: UInt64(number).bigEndian, toByteOffset: 1, as: UInt64.self)
+      return 11
+    }
   }
 }

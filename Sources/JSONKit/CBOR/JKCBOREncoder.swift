@@ -193,7 +193,7 @@ public final class JKCBOREncoder: @unchecked Sendable {
     let work = CBOROutputRewriter.Work(
       sortsKeys: settings.options.contains(.deterministic),
       instanceOccurrences: session.sharing?.hasMarks == true ? session.sharing?.occurrences : nil,
-      referencesStrings: settings.options.contains(.stringReferences))
+      referencesStrings: settings.options.contains(.stringReferences) && !session.referencesStrings)
     if work.sortsKeys || work.instanceOccurrences != nil || work.referencesStrings {
       output = CBOROutputRewriter.rewrite(output, prefixCount: session.prefixCount, doing: work)
     }
