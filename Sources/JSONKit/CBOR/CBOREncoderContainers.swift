@@ -19,7 +19,9 @@ struct CBORSlotEncoder: Encoder, SingleValueEncodingContainer {
 
   func singleValueContainer() -> any SingleValueEncodingContainer { self }
 
-  mutating func encodeNil() throws { session.writeItem(into: slot, holdsNoStrings: true) { $0.append(0xF6) } }
+  mutating func encodeNil() throws {
+    session.writeItem(into: slot, holdsNoStrings: true) { $0.append(0xF6) }
+  }
   mutating func encode(_ value: Bool) throws { session.write(value, into: slot) }
   mutating func encode(_ value: String) throws { session.write(value, into: slot) }
   mutating func encode(_ value: Double) throws { session.write(value, into: slot) }
@@ -193,7 +195,9 @@ struct CBORUnkeyedContainer: UnkeyedEncodingContainer {
   @inline(__always)
   private func element() -> CBORSlot { session.beginElement(of: container) }
 
-  mutating func encodeNil() throws { session.writeItem(into: element(), holdsNoStrings: true) { $0.append(0xF6) } }
+  mutating func encodeNil() throws {
+    session.writeItem(into: element(), holdsNoStrings: true) { $0.append(0xF6) }
+  }
   mutating func encode(_ value: Bool) throws { session.write(value, into: element()) }
   mutating func encode(_ value: String) throws { session.write(value, into: element()) }
   mutating func encode(_ value: Double) throws { session.write(value, into: element()) }
