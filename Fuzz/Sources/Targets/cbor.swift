@@ -310,8 +310,9 @@ private func checkEncoding<T: Codable>(_ value: T) {
 }
 
 /// What the encoder's options write: deterministic bytes are the plain
-/// bytes with every map in its keys' order; with string and shared
-/// references, the same item once read, which decodes.
+/// bytes with every map in its keys' order; string references alone, the
+/// plain bytes with their strings numbered in order; with string and
+/// shared references, the same item once read, which decodes.
 private func checkEncodingOptions<T: Codable>(
   _ value: T, plain: [UInt8], _ encoder: JKCBOREncoder, _ decoder: JKCBORDecoder
 ) {
@@ -321,6 +322,13 @@ private func checkEncodingOptions<T: Codable>(
     encoder.options = .deterministic
     let sorted = try encoder.encodeToBytes(value)
     require(sorted == ordered, "deterministic bytes order every map", "\(value)")
+    encoder.options = .stringReferences
+    let streamed = try encoder.encodeToBytes(value)
+    let numbered = try CBORValue(cbor: plain).cborBytes(options: .stringReferences)
+    require(
+      streamed == numbered,
+      "string references written while encoding are the plain output's, numbered in order",
+      "\(value)")
     encoder.options = [.stringReferences, .sharedReferences]
     let referenced = try encoder.encodeToBytes(value)
     require(

@@ -60,14 +60,17 @@ struct CBORStreamedStringReferenceTests {
     return accounts
   }
 
-  @Test("Keys, values, byte strings, dictionaries' keys and tagged strings: the bytes of the reference numbering")
+  @Test(
+    "Keys, values, byte strings, dictionaries' keys and tagged strings: the bytes of the reference numbering"
+  )
   func sameBytesAsReference() throws {
     // Past 24 and past 256 strings in the table, where the shortest string
     // added grows to four and then five bytes.
     for count in [1, 2, 40, 700] {
       let accounts = Self.accounts(count)
-      for options: JKCBOREncoder.Options in [.stringReferences, [.stringReferences, .selfDescribed]]
-      {
+      for options: JKCBOREncoder.Options in [
+        .stringReferences, [.stringReferences, .selfDescribed],
+      ] {
         let (encoded, reference) = try Self.bytesAndReference(accounts, options)
         #expect(encoded == reference, "\(count) accounts, \(options)")
         #expect(try JKCBORDecoder().decode([Account].self, from: encoded) == accounts)
