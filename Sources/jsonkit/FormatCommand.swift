@@ -62,11 +62,13 @@ enum FormatCommand {
       JSON Pointer of its place, exit status 1. --to diagnostic prints CBOR
       in RFC 8949's diagnostic notation. With --to cbor, --deterministic
       orders every map's keys by their encoded bytes (RFC 8949 §4.2.1), so
-      that equal documents give equal bytes, and --string-references writes
+      that equal documents give equal bytes, --string-references writes
       each repeated string once and then as a reference (tags 256 and 25),
-      which CBOR input may also hold, as it may hold shared values (tags 28
-      and 29). The JSON output options apply to JSON output only; CBOR
-      cannot be used with --lines, --in-place or --gzip.
+      and --shared-references each array or map that occurs more than once
+      with equal contents, where that is smaller (tags 28 and 29); CBOR input
+      may hold both kinds of reference. The JSON output options apply to
+      JSON output only; CBOR cannot be used with --lines, --in-place or
+      --gzip.
       """,
     groups: [
       OptionGroup(

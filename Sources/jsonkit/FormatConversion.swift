@@ -21,6 +21,9 @@ enum FormatConversion {
     .flag("--deterministic", "With --to cbor: order every map's keys by their bytes."),
     .flag(
       "--string-references", "With --to cbor: write repeated strings once, then as references."),
+    .flag(
+      "--shared-references",
+      "With --to cbor: write repeated arrays and maps once, then as references."),
   ]
 
   /// The CBOR options the flags ask for; an error when they are given
@@ -31,8 +34,9 @@ enum FormatConversion {
     var options: JKCBOREncoder.Options = []
     if arguments.has("--deterministic") { options.insert(.deterministic) }
     if arguments.has("--string-references") { options.insert(.stringReferences) }
+    if arguments.has("--shared-references") { options.insert(.sharedReferences) }
     if !options.isEmpty && format != .cbor {
-      throw .usage("--deterministic and --string-references need --to cbor")
+      throw .usage("--deterministic, --string-references and --shared-references need --to cbor")
     }
     return options
   }
@@ -94,7 +98,13 @@ enum FormatConversion {
   static func output(_ item: CBORValue, as format: Format, options: JKCBOREncoder.Options = [])
     -> [Data]
   {
-    format == .cbor
-      ? [item.cborData(options: options)] : [Data(item.description.utf8), Data([0x0A])]
+    guard format == .cbor else { return [Data(item.description.utf8), Data([0x0A])] }
+    guard options.contains(.sharedReferences) else { return [item.cborData(options: options)] }
+    // Shared values are numbered in output order: maps are put in their
+    // deterministic order first, which sharing keeps (keys are never shared).
+    var options = options
+    let item = options.remove(.deterministic) == nil ? item : ValueSharing.sortingMaps(item)
+    options.remove(.sharedReferences)
+    return [ValueSharing.shared(item).cborData(options: options)]
   }
 }
