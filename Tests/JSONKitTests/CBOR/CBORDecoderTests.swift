@@ -105,6 +105,43 @@ struct CBORDecoderTests {
     }
   }
 
+  @Test(
+    "A decimal fraction's exponent or mantissa under another tag is refused, as the reader refuses it"
+  )
+  func decimalFractionPartsUnderTags() throws {
+    let refused: [[UInt8]] = [
+      [0xC4, 0x82, 0xC1, 0x00, 0x23],  // 4([1(0), -4])
+      [0xC4, 0x82, 0x00, 0xC1, 0x23],  // 4([0, 1(-4)])
+      [0xC4, 0x82, 0xD9, 0xD9, 0xF7, 0x00, 0x05],  // 4([55799(0), 5])
+      [0xC4, 0x82, 0x00, 0xD9, 0xD9, 0xF7, 0xC2, 0x41, 0x01],  // 4([0, 55799(2(h'01'))])
+      [0xC4, 0x9F, 0xC1, 0x00, 0x05, 0xFF],  // 4([_ 1(0), 5])
+    ]
+    for bytes in refused {
+      #expect(throws: DecodingError.self, "\(CBORBytes.hex(bytes))") {
+        try JKCBORDecoder().decode(Decimal.self, from: bytes)
+      }
+      #expect(throws: JKCBORError.self, "\(CBORBytes.hex(bytes))") { try CBORValue(cbor: bytes) }
+    }
+    let accepted: [([UInt8], String)] = [
+      ([0xC4, 0x82, 0x21, 0x19, 0x6A, 0xB3], "273.15"),  // 4([-2, 27315])
+      ([0xC4, 0x82, 0x20, 0xC2, 0x41, 0x0F], "1.5"),  // 4([-1, 2(h'0f')])
+      ([0xC4, 0x82, 0x20, 0xD8, 0x02, 0x41, 0x0F], "1.5"),  // the tag's head in two bytes
+      ([0xC4, 0x9F, 0x20, 0x0F, 0xFF], "1.5"),  // 4([_ -1, 15])
+    ]
+    for (bytes, text) in accepted {
+      #expect(
+        try JKCBORDecoder().decode(Decimal.self, from: bytes) == Decimal(string: text),
+        "\(CBORBytes.hex(bytes))")
+      #expect(throws: Never.self) { try CBORValue(cbor: bytes) }
+    }
+    // 256([4([0, 2(h'010203')]), 4([0, 2(25(0))])]): the second bignum refers to the first.
+    let referenced: [UInt8] = [
+      0xD9, 0x01, 0x00, 0x82, 0xC4, 0x82, 0x00, 0xC2, 0x43, 0x01, 0x02, 0x03,
+      0xC4, 0x82, 0x00, 0xC2, 0xD8, 0x19, 0x00,
+    ]
+    #expect(try JKCBORDecoder().decode([Decimal].self, from: referenced) == [66051, 66051])
+  }
+
   @Test("Dates read from plain numbers and from RFC 3339 text with a fraction")
   func dates() throws {
     let decoder = JKCBORDecoder()
