@@ -100,8 +100,7 @@ struct CBOROutputRewriter {
             UnsafeRawBufferPointer(start: base + head.end, count: count), isText: head.major == 3)
         {
           output.append(base + copied, count: position - copied)
-          output.appendCBORHead(major: 6, CBORTags.stringReference)
-          output.appendCBORHead(major: 0, UInt64(number))
+          output.appendCBORStringReference(number)
           copied = end
         }
         position = end
@@ -300,8 +299,7 @@ struct CBOROutputRewriter {
   ) {
     let string = UnsafeRawBufferPointer(rebasing: input[payload])
     if let number = stringTable.reference(string, isText: isText) {
-      output.appendCBORHead(major: 6, CBORTags.stringReference)
-      output.appendCBORHead(major: 0, UInt64(number))
+      output.appendCBORStringReference(number)
       return
     }
     copy(offset..<payload.upperBound, into: &output)
