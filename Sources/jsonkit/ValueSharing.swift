@@ -18,34 +18,48 @@ enum ValueSharing {
 
   /// `item` with its repeated arrays and maps shared.
   static func shared(_ item: CBORValue) -> CBORValue {
-    var counting = Counting()
-    _ = counting.visit(item)
-    var numbering = Numbering(shared: counting.sharedValues())
-    return numbering.rewrite(item)
+    var sharing = Sharing()
+    _ = sharing.count(item)
+    guard sharing.containers.values.contains(where: \.isShared) else { return item }
+    return sharing.rewrite(item)
   }
 
-  /// How often each array and map is met in output order, not looking into
-  /// one met before (which will be a reference), and its size in bytes.
-  private struct Counting {
-    var seen: [CBORValue: (count: Int, size: Int)] = [:]
+  /// An array or map of the document.
+  private struct Container {
+    /// How often it is met in output order, not looking into one met
+    /// before (which will be a reference).
+    var count = 1
+    /// Its size in bytes, written as CBOR.
+    var size: Int
+    /// Its shared number, once written.
+    var number: UInt64?
 
-    /// The size of `item` written as CBOR, noting its arrays and maps.
-    mutating func visit(_ item: CBORValue) -> Int {
+    /// Whether the bytes its references save are more than the tags cost,
+    /// whatever its number (a reference takes at most 11 bytes, tag 28 two).
+    var isShared: Bool { count > 1 && (count - 1) * (size - 11) > 2 }
+  }
+
+  private struct Sharing {
+    var containers: [CBORValue: Container] = [:]
+    var nextNumber: UInt64 = 0
+
+    /// The size of `item` written as CBOR, counting its arrays and maps.
+    mutating func count(_ item: CBORValue) -> Int {
       switch item {
       case .array(let elements):
-        if let known = note(item) { return known }
+        if let size = countAgain(item) { return size }
         var size = ValueSharing.headSize(UInt64(elements.count))
-        for element in elements { size += visit(element) }
-        seen[item] = (1, size)
+        for element in elements { size += count(element) }
+        containers[item] = Container(size: size)
         return size
       case .map(let pairs):
-        if let known = note(item) { return known }
+        if let size = countAgain(item) { return size }
         var size = ValueSharing.headSize(UInt64(pairs.count))
-        for pair in pairs { size += keySize(pair.key) + visit(pair.value) }
-        seen[item] = (1, size)
+        for pair in pairs { size += keySize(pair.key) + count(pair.value) }
+        containers[item] = Container(size: size)
         return size
       case .tagged(let tag, let content):
-        return ValueSharing.headSize(tag) + visit(content)
+        return ValueSharing.headSize(tag) + count(content)
       case .text(let text):
         return ValueSharing.headSize(UInt64(text.utf8.count)) + text.utf8.count
       case .bytes(let bytes):
@@ -57,6 +71,13 @@ enum ValueSharing {
       }
     }
 
+    /// Counts `item` once more if it was met before, and gives its size.
+    private mutating func countAgain(_ item: CBORValue) -> Int? {
+      guard let index = containers.index(forKey: item) else { return nil }
+      containers.values[index].count += 1
+      return containers.values[index].size
+    }
+
     /// The size of a map key, which is never shared.
     private func keySize(_ key: CBORValue) -> Int {
       switch key {
@@ -66,57 +87,36 @@ enum ValueSharing {
       }
     }
 
-    /// Counts `item` once more if it was met before, and gives its size.
-    private mutating func note(_ item: CBORValue) -> Int? {
-      guard var known = seen[item] else { return nil }
-      known.count += 1
-      seen[item] = known
-      return known.size
-    }
-
-    /// The values worth sharing: the bytes their references save are more
-    /// than the tags cost, whatever their numbers (a reference takes at
-    /// most 11 bytes, the tag 28 two).
-    func sharedValues() -> Set<CBORValue> {
-      var shared: Set<CBORValue> = []
-      for (item, known) in seen where known.count > 1 && (known.count - 1) * (known.size - 11) > 2 {
-        shared.insert(item)
-      }
-      return shared
-    }
-  }
-
-  /// Writes the shared values' tags, numbering them as they are met.
-  private struct Numbering {
-    let shared: Set<CBORValue>
-    var numbers: [CBORValue: UInt64] = [:]
-
-    init(shared: Set<CBORValue>) {
-      self.shared = shared
-    }
-
+    /// `item` with the shared values' tags, numbered as they are met.
     mutating func rewrite(_ item: CBORValue) -> CBORValue {
       switch item {
-      case .array, .map:
-        guard !shared.isEmpty else { return item }
-        if let number = numbers[item] { return .tagged(ValueSharing.reference, .unsigned(number)) }
-        let isShared = shared.contains(item)
-        // A shared value is numbered where its tag is, before its content.
-        if isShared { numbers[item] = UInt64(numbers.count) }
-        let content: CBORValue
-        if case .array(let elements) = item {
-          content = .array(elements.map { rewrite($0) })
-        } else if case .map(let pairs) = item {
-          content = .map(pairs.map { (key: $0.key, value: rewrite($0.value)) })
-        } else {
-          content = item
+      case .array(let elements):
+        return share(item) { sharing in .array(elements.map { sharing.rewrite($0) }) }
+      case .map(let pairs):
+        return share(item) { sharing in
+          .map(pairs.map { (key: $0.key, value: sharing.rewrite($0.value)) })
         }
-        return isShared ? .tagged(ValueSharing.shareable, content) : content
       case .tagged(let tag, let content):
         return .tagged(tag, rewrite(content))
       default:
         return item
       }
+    }
+
+    /// A reference to `container` if it was written, else its content
+    /// (`content` writes it), in tag 28 when shared.
+    private mutating func share(
+      _ container: CBORValue, _ content: (inout Sharing) -> CBORValue
+    ) -> CBORValue {
+      guard let index = containers.index(forKey: container) else { return content(&self) }
+      if let number = containers.values[index].number {
+        return .tagged(ValueSharing.reference, .unsigned(number))
+      }
+      guard containers.values[index].isShared else { return content(&self) }
+      // A shared value is numbered where its tag is, before its content.
+      containers.values[index].number = nextNumber
+      nextNumber += 1
+      return .tagged(ValueSharing.shareable, content(&self))
     }
   }
 

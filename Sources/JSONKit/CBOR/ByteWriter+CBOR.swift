@@ -6,28 +6,37 @@ extension ByteWriter {
   /// shortest form.
   @inline(__always)
   mutating func appendCBORHead(major: UInt8, _ argument: UInt64) {
-    let type = major << 5
     ensureCapacity(9)
-    let out = freeSpace
+    commit(Self.storeCBORHead(major: major, argument, at: freeSpace))
+  }
+
+  /// Stores the head of major type `major` with `argument` in its shortest
+  /// form at `out`, which has room for it (at most 9 bytes), and returns
+  /// its size.
+  @inline(__always)
+  static func storeCBORHead(major: UInt8, _ argument: UInt64, at out: UnsafeMutableRawPointer)
+    -> Int
+  {
+    let type = major << 5
     if argument < 24 {
       out.storeBytes(of: type | UInt8(argument), as: UInt8.self)
-      commit(1)
+      return 1
     } else if argument <= 0xFF {
       out.storeBytes(of: type | 24, as: UInt8.self)
       out.storeBytes(of: UInt8(argument), toByteOffset: 1, as: UInt8.self)
-      commit(2)
+      return 2
     } else if argument <= 0xFFFF {
       out.storeBytes(of: type | 25, as: UInt8.self)
       out.storeBytes(of: UInt16(argument).bigEndian, toByteOffset: 1, as: UInt16.self)
-      commit(3)
+      return 3
     } else if argument <= 0xFFFF_FFFF {
       out.storeBytes(of: type | 26, as: UInt8.self)
       out.storeBytes(of: UInt32(argument).bigEndian, toByteOffset: 1, as: UInt32.self)
-      commit(5)
+      return 5
     } else {
       out.storeBytes(of: type | 27, as: UInt8.self)
       out.storeBytes(of: argument.bigEndian, toByteOffset: 1, as: UInt64.self)
-      commit(9)
+      return 9
     }
   }
 

@@ -13,40 +13,16 @@ extension ByteWriter {
   /// major type `major`, moving everything after it right when the count
   /// needs a longer head.
   mutating func patchCBORContainerHead(at offset: Int, major: UInt8, count: UInt64) {
-    let type = major << 5
     if count < 24 {
-      (freeSpace - self.count + offset).storeBytes(of: type | UInt8(count), as: UInt8.self)
+      (freeSpace - self.count + offset).storeBytes(of: major << 5 | UInt8(count), as: UInt8.self)
       return
     }
-    let extra: Int
-    if count <= 0xFF {
-      extra = 1
-    } else if count <= 0xFFFF {
-      extra = 2
-    } else if count <= 0xFFFF_FFFF {
-      extra = 4
-    } else {
-      extra = 8
-    }
+    let extra = count <= 0xFF ? 1 : count <= 0xFFFF ? 2 : count <= 0xFFFF_FFFF ? 4 : 8
     ensureCapacity(extra)
     let base = freeSpace - self.count
     memmove(base + offset + 1 + extra, base + offset + 1, self.count - offset - 1)
     commit(extra)
-    let head = base + offset
-    switch extra {
-    case 1:
-      head.storeBytes(of: type | 24, as: UInt8.self)
-      head.storeBytes(of: UInt8(count), toByteOffset: 1, as: UInt8.self)
-    case 2:
-      head.storeBytes(of: type | 25, as: UInt8.self)
-      head.storeBytes(of: UInt16(count).bigEndian, toByteOffset: 1, as: UInt16.self)
-    case 4:
-      head.storeBytes(of: type | 26, as: UInt8.self)
-      head.storeBytes(of: UInt32(count).bigEndian, toByteOffset: 1, as: UInt32.self)
-    default:
-      head.storeBytes(of: type | 27, as: UInt8.self)
-      head.storeBytes(of: count.bigEndian, toByteOffset: 1, as: UInt64.self)
-    }
+    _ = Self.storeCBORHead(major: major, count, at: base + offset)
   }
 }
 

@@ -309,8 +309,8 @@ final class CBOREncodingSession {
     }
     let slot = finishBeginning(index)
     frames[index].keyStart = writer.count
-    if referencesStrings {
-      writeKeyReferencing(name, isKeptName: isKeptName)
+    if referencesStrings, let number = referenceNumber(ofKey: name, isKeptName: isKeptName) {
+      writer.appendCBORStringReference(number)
     } else {
       writer.appendCBORHead(major: 3, UInt64(name.count))
       if let base = name.baseAddress { writer.append(base, count: name.count) }
@@ -498,18 +498,12 @@ final class CBOREncodingSession {
     handOver().writeItem(into: slot, write)
   }
 
-  /// Writes a key, or a reference to it. `isKeptName` says that its bytes
-  /// are ``KeyBytesCache``'s, kept for the whole process.
+  /// The number of the key `name` in the string table, which adds it when
+  /// it is new and long enough. `isKeptName` says that its bytes are
+  /// ``KeyBytesCache``'s, kept for the whole process, and found by address.
   @inline(never)
-  private func writeKeyReferencing(_ name: UnsafeRawBufferPointer, isKeptName: Bool) {
-    guard isKeptName else {
-      return writer.appendCBORString(name, major: 3, referencingIn: &stringTable)
-    }
-    if let number = stringTable.reference(name: name) {
-      return writer.appendCBORStringReference(number)
-    }
-    writer.appendCBORHead(major: 3, UInt64(name.count))
-    if let base = name.baseAddress { writer.append(base, count: name.count) }
+  private func referenceNumber(ofKey name: UnsafeRawBufferPointer, isKeptName: Bool) -> Int? {
+    isKeptName ? stringTable.reference(name: name) : stringTable.reference(name, isText: true)
   }
 
   /// Opens an array or a map in `slot` and returns its number; asked again

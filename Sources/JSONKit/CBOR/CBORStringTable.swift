@@ -263,20 +263,6 @@ struct CBORStringTable {
 }
 
 extension ByteWriter {
-  /// Appends the text (`major` 3) or byte string (`major` 2) `bytes`, as a
-  /// reference (tag 25) when `table` has it; otherwise whole, and into
-  /// `table` when long enough.
-  @inline(__always)
-  mutating func appendCBORString(
-    _ bytes: UnsafeRawBufferPointer, major: UInt8, referencingIn table: inout CBORStringTable
-  ) {
-    if let number = table.reference(bytes, isText: major == 3) {
-      return appendCBORStringReference(number)
-    }
-    appendCBORHead(major: major, UInt64(bytes.count))
-    if let base = bytes.baseAddress { append(base, count: bytes.count) }
-  }
-
   /// Appends tag 25 and `number`.
   @inline(__always)
   mutating func appendCBORStringReference(_ number: Int) {
@@ -311,7 +297,10 @@ extension ByteWriter {
           (base + written).copyMemory(from: base + kept, byteCount: position &- kept)
         }
         written &+= position &- kept
-        written &+= Self.storeCBORStringReference(number, at: base + written)
+        // Written over the string, which is longer (the table's rule).
+        written &+= Self.storeCBORHead(
+          major: 6, CBORTags.stringReference, at: base + written)
+        written &+= Self.storeCBORHead(major: 0, UInt64(number), at: base + written)
         kept = stringEnd
       }
       position = stringEnd
@@ -319,40 +308,5 @@ extension ByteWriter {
     guard kept != written else { return }
     (base + written).copyMemory(from: base + kept, byteCount: end &- kept)
     truncate(to: written &+ (end &- kept))
-  }
-}
-
-extension ByteWriter {
-  /// Stores tag 25 and `number` at `pointer`, and returns their size.
-  @inline(__always)
-  fileprivate static func storeCBORStringReference(
-    _ number: Int, at pointer: UnsafeMutableRawPointer
-  )
-    -> Int
-  {
-    pointer.storeBytes(of: 0xD8, as: UInt8.self)
-    pointer.storeBytes(of: UInt8(CBORTags.stringReference), toByteOffset: 1, as: UInt8.self)
-    let argument = pointer + 2
-    switch number {
-    case ..<24:
-      argument.storeBytes(of: UInt8(number), as: UInt8.self)
-      return 3
-    case ..<256:
-      argument.storeBytes(of: 0x18, as: UInt8.self)
-      argument.storeBytes(of: UInt8(number), toByteOffset: 1, as: UInt8.self)
-      return 4
-    case ..<65536:
-      argument.storeBytes(of: 0x19, as: UInt8.self)
-      argument.storeBytes(of: UInt16(number).bigEndian, toByteOffset: 1, as: UInt16.self)
-      return 5
-    case ..<(1 << 32):
-      argument.storeBytes(of: 0x1A, as: UInt8.self)
-      argument.storeBytes(of: UInt32(number).bigEndian, toByteOffset: 1, as: UInt32.self)
-      return 7
-    default:
-      argument.storeBytes(of: 0x1B, as: UInt8.self)
-      argument.storeBytes(of: UInt64(number).bigEndian, toByteOffset: 1, as: UInt64.self)
-      return 11
-    }
   }
 }

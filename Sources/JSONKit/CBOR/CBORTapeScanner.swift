@@ -629,10 +629,10 @@ struct CBORTapeScanner {
 
   /// Checks that the array at `index`, whose first element starts at
   /// `firstElement`, is `[exponent, mantissa]`: an integer, then an integer
-  /// or a bignum, as they are written there. (The tape records what a tag
-  /// such as 1 or 55799 holds as if it were written alone, and a shared
-  /// scalar where it is referred to, so where each entry was read from
-  /// tells that no other tag came first.)
+  /// or a bignum, written there. (The tape records what a tag such as 1 or
+  /// 55799 holds, and a shared scalar, as if it were written alone, so the
+  /// bytes tell that no tag came first; a bignum's own tag checked its
+  /// content.)
   private func checkDecimalFraction(
     at index: Int, firstElementAt firstElement: Int, offset: Int, in state: ScanState
   ) throws {
@@ -641,36 +641,20 @@ struct CBORTapeScanner {
       entry.kind == .bytes
         && entry.flags & (TapeEntry.positiveBignum | TapeEntry.negativeBignum) != 0
     }
-    let wrongContent = CBORTags.wrongContent(
-      of: CBORTags.decimalFraction, found: "another array", needs: .exponentAndMantissa,
-      at: offset)
-    guard state.tape.base[index].childCount == 2 else { throw wrongContent }
+    let array = state.tape.base[index]
     let exponent = state.tape.base[index + 1]
-    let mantissa = state.tape.base[index + 2]
-    guard exponent.kind == .int, exponent.offset == firstElement else { throw wrongContent }
-    let exponentEnd = CBORItemWalker.head(at: exponent.offset, in: reader.bytes).end
-    if mantissa.offset == exponentEnd, isInteger(mantissa) || isBignum(mantissa) {
-      // An integer written there (one below Int64.min is recorded as a
-      // negative bignum).
-    } else if isBignum(mantissa) {
-      // The bignum's tag right after the exponent, holding the string
-      // written there (a definite string's entry is at the byte before its
-      // content, an indefinite one's at its head) or a string reference
-      // (whose entry is the string it refers to).
-      let tag = CBORItemWalker.head(at: exponentEnd, in: reader.bytes)
-      guard tag.major == 6, tag.argument == 2 || tag.argument == 3 else { throw wrongContent }
-      let string = reader.bytes[tag.end]
-      if string >> 5 == 6 {
-        let reference = CBORItemWalker.head(at: tag.end, in: reader.bytes)
-        guard reference.argument == CBORTags.stringReference else { throw wrongContent }
-      } else {
-        let recordedAt =
-          string >> 5 == 2 && string & 31 < 28
-          ? CBORItemWalker.head(at: tag.end, in: reader.bytes).end - 1 : tag.end
-        guard mantissa.offset == recordedAt else { throw wrongContent }
-      }
-    } else {
-      throw wrongContent
+    let mantissa = index + 2 < state.tape.count ? state.tape.base[index + 2] : exponent
+    guard array.childCount == 2, exponent.kind == .int,
+      isInteger(mantissa) || isBignum(mantissa),
+      reader.bytes[firstElement] >> 5 != 6,
+      case let mantissaHead = CBORItemWalker.head(
+        at: CBORItemWalker.head(at: firstElement, in: reader.bytes).end, in: reader.bytes),
+      mantissaHead.major != 6 || mantissaHead.argument == CBORTags.positiveBignum
+        || mantissaHead.argument == CBORTags.negativeBignum
+    else {
+      throw CBORTags.wrongContent(
+        of: CBORTags.decimalFraction, found: "another array", needs: .exponentAndMantissa,
+        at: offset)
     }
   }
 
