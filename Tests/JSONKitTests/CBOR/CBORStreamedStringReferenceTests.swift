@@ -10,20 +10,14 @@ import Testing
 /// the encode went (out of order, a value that failed, an error's path).
 @Suite("CBOR: string references written while encoding")
 struct CBORStreamedStringReferenceTests {
-  static func encoder(_ options: JKCBOREncoder.Options) -> JKCBOREncoder {
-    let encoder = JKCBOREncoder()
-    encoder.options = options
-    return encoder
-  }
-
   /// The encoder's bytes with `options`, and the reference: the plain
   /// bytes read as an item and written again with `options`.
   static func bytesAndReference<T: Encodable>(
     _ value: T, _ options: JKCBOREncoder.Options = .stringReferences
   ) throws -> (encoded: [UInt8], reference: [UInt8]) {
-    let plain = try encoder([]).encodeToBytes(value)
+    let plain = try CBOREncoderReferenceTests.encoder([]).encodeToBytes(value)
     let reference = try CBORValue(cbor: plain).cborBytes(options: options)
-    return (try encoder(options).encodeToBytes(value), reference)
+    return (try CBOREncoderReferenceTests.encoder(options).encodeToBytes(value), reference)
   }
 
   struct Account: Codable, Equatable {
@@ -156,7 +150,7 @@ struct CBORStreamedStringReferenceTests {
     let (encoded, reference) = try Self.bytesAndReference(value)
     #expect(encoded == reference)
     let read = try CBORValue(cbor: encoded)
-    let plain = try CBORValue(cbor: Self.encoder([]).encodeToBytes(value))
+    let plain = try CBORValue(cbor: CBOREncoderReferenceTests.encoder([]).encodeToBytes(value))
     #expect(read == plain)
   }
 
@@ -183,7 +177,7 @@ struct CBORStreamedStringReferenceTests {
     let rows = [Row(), Row(), Row(payload: Payload(fails: true))]
     func path(_ options: JKCBOREncoder.Options) -> [String] {
       do {
-        _ = try Self.encoder(options).encodeToBytes(rows)
+        _ = try CBOREncoderReferenceTests.encoder(options).encodeToBytes(rows)
       } catch EncodingError.invalidValue(_, let context) {
         return context.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }
       } catch {
