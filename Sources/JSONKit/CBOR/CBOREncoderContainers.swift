@@ -171,15 +171,18 @@ struct CBORKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
 /// What makes ``CBORKeyedContainer``s by one key type, kept per key type
 /// in the session, giving out again a container no code holds any more
 /// (see ``SpareKeyedContainer``).
-final class CBORKeyedContainerMaker<Key: CodingKey>: SpareKeyedContainer {
+final class CBORKeyedContainerMaker<Key: CodingKey>: TypedSpareKeyedContainer<
+  KeyedEncodingContainer<Key>
+>
+{
   /// A maker for the session to keep, made out of line.
   @inline(never)
   static func make() -> CBORKeyedContainerMaker<Key> { CBORKeyedContainerMaker<Key>() }
 
   func container(_ session: CBOREncodingSession, _ container: Int) -> KeyedEncodingContainer<Key> {
     self.container(
-      KeyedEncodingContainer<Key>.self, for: container, in: &session.keyedContainerMaps,
-      of: session, keeps: session.keepsSpareContainers
+      for: container, in: &session.keyedContainerMaps, of: session,
+      keeps: session.keepsSpareContainers
     ) { KeyedEncodingContainer(CBORKeyedContainer<Key>(session: session, slot: $0)) }
   }
 }

@@ -16,27 +16,29 @@
 /// The spare is kept as the one strong reference to its box that such a
 /// container is, in memory of its own, so that the box's uniqueness can be
 /// checked without any generic operation on the container type. Giving the
-/// container out still copies it as that type, which the standard library
-/// keeps resilient: that costs one look-up of its generic metadata (about
-/// 180 instructions), against a look-up of the box type's, an allocation
-/// and a release for a new box.
+/// container out copies it as that type, which the standard library keeps
+/// resilient, through the type's metadata: ``TypedSpareKeyedContainer``
+/// has the container type as its own generic parameter, so that the
+/// metadata is read from the maker's class, where code generic over the key
+/// type alone would look it up in the runtime's table for every container
+/// (about 70 instructions, a tenth of decoding an object of a few members).
 ///
 /// A session's makers outlive it or belong to it, and a spare container
 /// holds its session: the session has every maker let go of its spare when
 /// its `decode` or `encode` call ends (``KeyTypes/dropSpareContainers()``).
 class SpareKeyedContainer {
   /// The box of the container last made, or nil.
-  private let spare: UnsafeMutablePointer<AnyObject?>
+  fileprivate let spare: UnsafeMutablePointer<AnyObject?>
   /// The slot of the spare container in its session, or -1.
-  @exclusivity(unchecked) private var spareSlot = -1
+  @exclusivity(unchecked) fileprivate var spareSlot = -1
   /// The session the spare container holds (whose slot it reads), by
   /// identity.
-  @exclusivity(unchecked) private var spareOwner: ObjectIdentifier?
+  @exclusivity(unchecked) fileprivate var spareOwner: ObjectIdentifier?
   /// Whether a container was made since the spare was last let go of:
   /// only a second one of its key type in one session is kept, since
   /// keeping one costs a look-up of the container type's metadata, which
   /// a key type met once in a document would pay for nothing.
-  @exclusivity(unchecked) private var hasMadeOne = false
+  @exclusivity(unchecked) fileprivate var hasMadeOne = false
 
   init() {
     spare = .allocate(capacity: 1)
@@ -52,71 +54,13 @@ class SpareKeyedContainer {
   /// so far, one strong reference to their box (whatever their key type);
   /// if not, no container is given out twice. Worked out once: asked of a
   /// generic type, it would cost a metadata look-up each time.
-  private static let canTellIfHeld =
+  fileprivate static let canTellIfHeld =
     MemoryLayout<KeyedDecodingContainer<AnyCodingKey>>.size == MemoryLayout<AnyObject?>.size
     && MemoryLayout<KeyedEncodingContainer<AnyCodingKey>>.size == MemoryLayout<AnyObject?>.size
     && MemoryLayout<KeyedDecodingContainer<AnyCodingKey>>.alignment
       == MemoryLayout<AnyObject>.alignment
     && MemoryLayout<KeyedEncodingContainer<AnyCodingKey>>.alignment
       == MemoryLayout<AnyObject>.alignment
-
-  /// A container of type `Container` over the object that `state` gives:
-  /// the spare, its slot in `slots` set to `state`, when no code but this
-  /// holds it; otherwise a new one, made by `make` for a new slot of
-  /// `slots` of the session `owner`, and kept as the spare when `keeps`.
-  @inline(__always)
-  final func container<Container, State>(
-    _ type: Container.Type, for state: State, in slots: inout [State], of owner: AnyObject,
-    keeps: Bool, make: (_ slot: Int) -> Container
-  ) -> Container {
-    if let slot = freeSpareSlot() {
-      slots[slot] = state
-      return spareContainer(as: Container.self)
-    }
-    let slot = slots.count
-    // Room for a typical document's key types at once, not grown one by one.
-    if slots.capacity == 0 { slots.reserveCapacity(16) }
-    slots.append(state)
-    let made = make(slot)
-    if keeps && hasMadeOne { keep(made, slot: slot, owner: ObjectIdentifier(owner)) }
-    hasMadeOne = true
-    return made
-  }
-
-  /// The slot of the spare container when no code but this holds it, so
-  /// that it may be pointed at another object and given out again.
-  @inline(__always)
-  private func freeSpareSlot() -> Int? {
-    guard Self.canTellIfHeld, spareSlot >= 0, isKnownUniquelyReferenced(&spare.pointee) else {
-      return nil
-    }
-    return spareSlot
-  }
-
-  /// The spare container, of the type it was kept as: the memory holds that
-  /// container's one reference, which is what it is bound to.
-  @inline(__always)
-  private func spareContainer<Container>(as type: Container.Type) -> Container {
-    UnsafeRawPointer(spare).assumingMemoryBound(to: Container.self).pointee
-  }
-
-  /// Keeps `container`, a keyed container of the standard library's whose
-  /// container reads its object from `slot`, as the spare.
-  ///
-  /// The old spare is moved out before the memory is bound to the
-  /// container's type and written, and released only after, so that no
-  /// store through one type can be ordered around one through the other;
-  /// the memory is then bound back to the reference it is read as.
-  private func keep<Container>(_ container: Container, slot: Int, owner: ObjectIdentifier) {
-    guard Self.canTellIfHeld else { return }
-    let old = spare.move()
-    UnsafeMutableRawPointer(spare).bindMemory(to: Container.self, capacity: 1)
-      .initialize(to: container)
-    UnsafeMutableRawPointer(spare).bindMemory(to: AnyObject?.self, capacity: 1)
-    spareSlot = slot
-    spareOwner = owner
-    withExtendedLifetime(old) {}
-  }
 
   /// Lets go of the spare container.
   final func dropSpare() {
@@ -135,5 +79,83 @@ class SpareKeyedContainer {
     guard Self.canTellIfHeld, spareOwner == owner, isKnownUniquelyReferenced(&spare.pointee)
     else { return nil }
     return spareSlot
+  }
+}
+
+/// A ``SpareKeyedContainer`` that gives out containers of type `Container`
+/// (a `KeyedDecodingContainer` or `KeyedEncodingContainer` of one key
+/// type): the makers of containers are its subclasses.
+class TypedSpareKeyedContainer<Container>: SpareKeyedContainer {
+  /// A container of type `Container` over the object that `state` gives:
+  /// the spare, its slot in `slots` set to `state`, when no code but this
+  /// holds it; otherwise a new one, made by `make` for a new slot of
+  /// `slots` of the session `owner`, and kept as the spare when `keeps`.
+  ///
+  /// The container is copied or made out of line, where `Container` is this
+  /// class's parameter: inlined into a maker generic over the key type, the
+  /// container type would be looked up from the key type again.
+  @inline(__always)
+  final func container<State>(
+    for state: State, in slots: inout [State], of owner: AnyObject, keeps: Bool,
+    make: (_ slot: Int) -> Container
+  ) -> Container {
+    if let slot = freeSpareSlot() {
+      slots[slot] = state
+      return spareContainer()
+    }
+    let slot = slots.count
+    // Room for a typical document's key types at once, not grown one by one.
+    if slots.capacity == 0 { slots.reserveCapacity(16) }
+    slots.append(state)
+    return newContainer(slot: slot, keeps: keeps, owner: owner, make: make)
+  }
+
+  /// A new container made by `make` for `slot`, kept as the spare when
+  /// `keeps` and it is the second made since the spare was let go of.
+  @inline(never)
+  private func newContainer(
+    slot: Int, keeps: Bool, owner: AnyObject, make: (_ slot: Int) -> Container
+  ) -> Container {
+    let made = make(slot)
+    if keeps && hasMadeOne { keep(made, slot: slot, owner: ObjectIdentifier(owner)) }
+    hasMadeOne = true
+    return made
+  }
+
+  /// The slot of the spare container when no code but this holds it, so
+  /// that it may be pointed at another object and given out again.
+  @inline(__always)
+  private func freeSpareSlot() -> Int? {
+    guard SpareKeyedContainer.canTellIfHeld, spareSlot >= 0,
+      isKnownUniquelyReferenced(&spare.pointee)
+    else {
+      return nil
+    }
+    return spareSlot
+  }
+
+  /// The spare container, of the type it was kept as: the memory holds that
+  /// container's one reference, which is what it is bound to.
+  @inline(never)
+  private func spareContainer() -> Container {
+    UnsafeRawPointer(spare).assumingMemoryBound(to: Container.self).pointee
+  }
+
+  /// Keeps `container`, a keyed container of the standard library's whose
+  /// container reads its object from `slot`, as the spare.
+  ///
+  /// The old spare is moved out before the memory is bound to the
+  /// container's type and written, and released only after, so that no
+  /// store through one type can be ordered around one through the other;
+  /// the memory is then bound back to the reference it is read as.
+  private func keep(_ container: Container, slot: Int, owner: ObjectIdentifier) {
+    guard SpareKeyedContainer.canTellIfHeld else { return }
+    let old = spare.move()
+    UnsafeMutableRawPointer(spare).bindMemory(to: Container.self, capacity: 1)
+      .initialize(to: container)
+    UnsafeMutableRawPointer(spare).bindMemory(to: AnyObject?.self, capacity: 1)
+    spareSlot = slot
+    spareOwner = owner
+    withExtendedLifetime(old) {}
   }
 }

@@ -7,15 +7,14 @@
 /// code generic over `Key` alone would look up `TapeKeyedContainer<Key>`
 /// and its conformance for every container. It gives out again the last
 /// container it made once no code holds it (see ``SpareKeyedContainer``).
-class KeyedContainerMaker<Key: CodingKey>: SpareKeyedContainer {
+class KeyedContainerMaker<Key: CodingKey>: TypedSpareKeyedContainer<KeyedDecodingContainer<Key>> {
   /// A container over the object of `decoder`, by keys of the key type at
   /// `keyType` in ``KeyTypes``.
   final func container(_ decoder: TapeDecoder, keyType: Int) -> KeyedDecodingContainer<Key> {
     let session = decoder.session
     let state = KeyedObjectState(decoder, keyType: keyType)
     return container(
-      KeyedDecodingContainer<Key>.self, for: state, in: &session.keyedObjects,
-      of: session, keeps: session.keepsSpareContainers
+      for: state, in: &session.keyedObjects, of: session, keeps: session.keepsSpareContainers
     ) { make(session, slot: $0) }
   }
 

@@ -9,13 +9,16 @@
 /// conformance for every object it writes. It gives out again the last
 /// container it made once no code holds it (see ``SpareKeyedContainer``).
 /// The decoder's ``KeyedContainerMaker`` does the same for its containers.
-class KeyedEncodingContainerMaker<Key: CodingKey>: SpareKeyedContainer {
+class KeyedEncodingContainerMaker<Key: CodingKey>: TypedSpareKeyedContainer<
+  KeyedEncodingContainer<Key>
+>
+{
   /// A container writing the object `container` of `session`.
   final func container(_ session: EncodingSession, _ container: Int) -> KeyedEncodingContainer<Key>
   {
     self.container(
-      KeyedEncodingContainer<Key>.self, for: container, in: &session.keyedContainerObjects,
-      of: session, keeps: session.keepsSpareContainers
+      for: container, in: &session.keyedContainerObjects, of: session,
+      keeps: session.keepsSpareContainers
     ) { make(session, slot: $0) }
   }
 
