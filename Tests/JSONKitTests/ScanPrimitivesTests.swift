@@ -111,7 +111,7 @@ struct ScanPrimitivesTests {
         for third: UInt8 in [0x41, 0x80, 0xA5, 0xBF, 0xC0] {
           for bytes in [[lead, second, third], [lead, second], [lead]] {
             let found = Self.withBase(bytes) {
-              ScanPrimitives.skipCommonMultibyte($0, from: 0, end: bytes.count)
+              UTF8Validation.skipCommonSequences($0, from: 0, end: bytes.count)
             }
             #expect(found == Self.commonMultibyteEnd(bytes, from: 0), "\(bytes)")
           }
@@ -138,11 +138,47 @@ struct ScanPrimitivesTests {
         bytes += piece
       }
       let found = Self.withBase(bytes) {
-        ScanPrimitives.skipCommonMultibyte($0, from: 0, end: bytes.count)
+        UTF8Validation.skipCommonSequences($0, from: 0, end: bytes.count)
       }
       #expect(found == Self.commonMultibyteEnd(bytes, from: 0), "\(bytes)")
       let skipped = Array(bytes[..<found])
       #expect(String(validating: skipped, as: UTF8.self) != nil, "\(skipped)")
+    }
+  }
+
+  @Test func firstIllFormedOffsetMatchesASequenceBySequenceWalk() {
+    var random = SplitMix64(seed: 0x0FF5E7)
+    let pieces: [[UInt8]] = [
+      [0x41], [0x7F], [0x00], [0xC3, 0xA9], [0xDF, 0xBF], [0xE6, 0x97, 0xA5], [0xEE, 0x80, 0x80],
+      [0xE0, 0xA0, 0x80], [0xED, 0x9F, 0xBF], [0xEF, 0xBF, 0xBF], [0xF0, 0x9F, 0x98, 0x80],
+      [0xF4, 0x8F, 0xBF, 0xBF], [0xED, 0xA0, 0x80], [0xE0, 0x80, 0x80], [0xF4, 0x90, 0x80, 0x80],
+      [0xC0, 0xAF], [0xC3], [0xE6, 0x97], [0x80], [0xFF], Array("plain ascii".utf8),
+    ]
+    for _ in 0..<5_000 {
+      var bytes: [UInt8] = []
+      for _ in 0..<Int.random(in: 0...16, using: &random) {
+        // Mostly well-formed pieces, so that an ill-formed one comes late.
+        let piece =
+          Int.random(in: 0..<6, using: &random) == 0
+          ? pieces.randomElement(using: &random)! : pieces[Int.random(in: 0..<12, using: &random)]
+        bytes += piece
+      }
+      let found = bytes.withUnsafeBytes { UTF8Validation.firstIllFormedOffset($0) }
+      let expected = Self.withBase(bytes) { base -> Int? in
+        var position = 0
+        while position < bytes.count {
+          if base[position] < 0x80 {
+            position += 1
+            continue
+          }
+          let length = UTF8Validation.decodeMultibyte(base, at: position, end: bytes.count).length
+          guard length > 0 else { return position }
+          position += length
+        }
+        return nil
+      }
+      #expect(found == expected, "\(bytes)")
+      #expect((found == nil) == (String(validating: bytes, as: UTF8.self) != nil), "\(bytes)")
     }
   }
 

@@ -457,7 +457,7 @@ struct Scanner<Recording: ScanRecording> {
       // Text in most scripts is a run of multibyte sequences: skip those
       // that need no scalar-level check, then validate the rest one
       // sequence after another before going back to the ASCII scan.
-      position = ScanPrimitives.skipCommonMultibyte(base, from: position, end: end)
+      position = UTF8Validation.skipCommonSequences(base, from: position, end: end)
       guard position < end, base[position] >= 0x80 else { continue }
       var (length, scalar) = UTF8Validation.decodeMultibyte(base, at: position, end: end)
       while length > 0, !UTF8Validation.isNoncharacter(scalar) {
@@ -501,7 +501,7 @@ struct Scanner<Recording: ScanRecording> {
         continue
       }
       if byte < 0x20 { throw controlCharacter(at: position) }
-      let commonEnd = ScanPrimitives.skipCommonMultibyte(base, from: position, end: end)
+      let commonEnd = UTF8Validation.skipCommonSequences(base, from: position, end: end)
       if commonEnd > position {
         appendToArena(base + position, count: commonEnd - position)
         position = commonEnd

@@ -62,6 +62,35 @@ enum UTF8Validation {
     return (position - index, scalar)
   }
 
+  /// The index of the first byte at or after `start` that does not begin a
+  /// well-formed two-byte sequence, or a well-formed three-byte sequence led
+  /// by E1–EC or EE, or `end` if there is none.
+  ///
+  /// These sequences (U+0080–U+07FF, U+1000–U+CFFF, U+E000–U+EFFF) hold most
+  /// non-ASCII text and can be neither overlong, nor surrogates, nor
+  /// noncharacters, so checking their continuation bytes is all the
+  /// validation they need; every other byte is left to
+  /// ``decodeMultibyte(_:at:end:)``.
+  @inline(__always)
+  static func skipCommonSequences(_ base: UnsafePointer<UInt8>, from start: Int, end: Int) -> Int {
+    var position = start
+    while position < end {
+      let lead = base[position]
+      if lead &- 0xC2 < 0x1E {
+        guard position + 1 < end, base[position + 1] & 0xC0 == 0x80 else { return position }
+        position += 2
+      } else if lead &- 0xE1 < 0x0C || lead == 0xEE {
+        guard position + 2 < end, base[position + 1] & 0xC0 == 0x80,
+          base[position + 2] & 0xC0 == 0x80
+        else { return position }
+        position += 3
+      } else {
+        return position
+      }
+    }
+    return position
+  }
+
   /// The length of the well-formed sequence at `index`, or 0 when the bytes
   /// there are ill-formed.
   static func validSequenceLength(_ bytes: UnsafeRawBufferPointer, at index: Int) -> Int {
@@ -102,6 +131,9 @@ extension UTF8Validation {
         index += 1
         continue
       }
+      // Most non-ASCII text is sequences that need no check of their scalar.
+      index = skipCommonSequences(base, from: index, end: end)
+      guard index < end, base[index] >= 0x80 else { continue }
       let length = decodeMultibyte(base, at: index, end: end).length
       guard length > 0 else { return index }
       index += length
