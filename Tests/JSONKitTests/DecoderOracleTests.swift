@@ -684,6 +684,20 @@ struct DecoderOracleTests {
     DecodingOracle.expectSame([Double: Int].self, "[1.5,1,-0.0,2]")
   }
 
+  @Test func arraysOfStrings() {
+    // All strings (read from a collection over the tape): in place, escaped,
+    // non-ASCII, empty, long; then arrays holding something else, whose
+    // error names the element.
+    for json in [
+      "[]", #"["a"]"#, #"["plain","esc\"aped\n","é","\u00e9","𝄞","\ud834\udd1e",""]"#,
+      "[\"" + String(repeating: "long text ", count: 40) + "\"]",
+      #"["a",1]"#, #"[null,"b"]"#, #"["a",["b"]]"#, #"["a",{"b":"c"}]"#, #"["a",true]"#,
+    ] {
+      DecodingOracle.expectSame([String].self, json)
+      DecodingOracle.expectSame([[String]].self, "[\(json),[\"x\"]]")
+    }
+  }
+
   @Test func urlsAndDecimals() {
     for text in [
       "https://example.com/a?b=c#d", "relative/path", "", "http://[::1]:80/", "a b", "%zz",

@@ -127,9 +127,7 @@ extension DecodingSession {
     switch LeafKind.scalar(Element.self) {
     case .double: return reinterpret(try doubles(at: index), as: [Element].self)
     case .int: return try integerArray(Int.self, at: index, as: [Element].self)
-    case .string:
-      return reinterpret(
-        try elements(at: index) { try string(at: $0, path: $1()) }, as: [Element].self)
+    case .string: return reinterpret(try strings(at: index), as: [Element].self)
     case .bool:
       return reinterpret(
         try leafElements(at: index) { try bool(at: $0, path: $1()) }, as: [Element].self)
@@ -208,6 +206,25 @@ extension DecodingSession {
     return Array(TapeNumbersAsDoubles(entries: first, count: count))
   }
 
+  /// The array of Strings at `index`, each element read as `unwrap` reads
+  /// it. When every element is a string, which cannot fail, it is copied
+  /// from a collection over the tape: making an array from a collection is
+  /// inlined here, so its storage type is not looked up at run time, where
+  /// reserving an array's storage looks up two types' metadata (about 330
+  /// instructions, more than reading a record's two tags).
+  @inline(__always)
+  func strings(at index: Int) throws -> [String] {
+    let count = self[index].childCount
+    let first = entries + index + 1
+    var offset = 0
+    // Each element checked is a scalar, so the next one is the next entry.
+    while offset < count, first[offset].kind == .string { offset += 1 }
+    guard offset == count else {
+      return try elements(at: index) { try string(at: $0, path: $1()) }
+    }
+    return Array(TapeStrings(tape: tape.droppingKeys, entries: first, count: count))
+  }
+
   /// The array at `index` as `[T]`, seen as `Result` (which is `[T]`).
   ///
   /// Inlined, so that each caller's `T` is concrete in it: a copy generic
@@ -246,6 +263,22 @@ struct TapeNumbersAsDoubles: RandomAccessCollection {
     case .int: return Double(Int64(bitPattern: entry.payload))
     default: return Double(entry.payload)
     }
+  }
+}
+
+/// Tape entries that are all strings, seen as the `String`s
+/// ``DecodingSession/string(at:path:)`` reads from them.
+struct TapeStrings: RandomAccessCollection {
+  /// The tape, without its keys: copying it then takes no reference.
+  let tape: Tape
+  let entries: UnsafePointer<TapeEntry>
+  let count: Int
+
+  var startIndex: Int { 0 }
+  var endIndex: Int { count }
+
+  subscript(position: Int) -> String {
+    tape.string(entries[position])
   }
 }
 
