@@ -109,9 +109,10 @@ struct KeyTypes {
     slots[slot] = index + 1
   }
 
-  /// The home slot of a key type: the addresses of a module's type metadata
-  /// differ in a few middle bits only, so they are mixed (MurmurHash3's
-  /// finalizer) before they are masked.
+  /// The home slot of a type (a key type here, any type in
+  /// ``TypeShapes``): the addresses of a module's type metadata differ in a
+  /// few middle bits only, so they are mixed (MurmurHash3's finalizer)
+  /// before they are masked.
   @inline(__always)
   static func slot(of identifier: ObjectIdentifier, mask: Int) -> Int {
     var bits = UInt64(UInt(bitPattern: identifier))

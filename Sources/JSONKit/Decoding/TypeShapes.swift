@@ -7,40 +7,59 @@
 /// Like the context, it is used by one decode at a time, so its accesses
 /// need no run-time exclusivity checks.
 final class TypeShapes {
-  /// Types already asked about, with their shape: a conformance lookup
-  /// costs far more than scanning this short list, and a program decodes
-  /// few distinct types.
+  /// Types already asked about, with their shape, in the order met.
   @exclusivity(unchecked)
   private var shapes: [(type: ObjectIdentifier, shape: DecodingSession.TypeShape)] = []
 
-  /// The shapes found last, by a hash of the type's metadata address: a
-  /// model's `init(from:)` asks for each of its nested types, over and over,
-  /// and one probe here costs a fraction of scanning ``shapes``.
+  /// Open addressed by a hash of the type's metadata address, at most half
+  /// full: an index into ``shapes`` plus one, or 0 when empty. Every type
+  /// met is found here in a probe or two, whatever the addresses of the
+  /// program's types.
+  @exclusivity(unchecked)
+  private var slots = [Int](repeating: 0, count: 64)
+
+  /// The shapes found last, direct-mapped by a multiplicative hash of the
+  /// type's metadata address: one probe and one comparison, for the types a
+  /// model's `init(from:)` asks for over and over. A type that shares its
+  /// slot with another is found in ``slots`` instead.
   @exclusivity(unchecked)
   private var recentShapes = [(type: ObjectIdentifier?, shape: DecodingSession.TypeShape)](
-    repeating: (nil, .initializerOnly), count: TypeShapes.recentSlots)
-  private static let recentSlots = 32
+    repeating: (nil, .initializerOnly), count: 1 << TypeShapes.recentBits)
+  private static let recentBits = 6
 
   /// The shape of `type`.
   @inline(__always)
   func shape(of type: Any.Type) -> DecodingSession.TypeShape {
     let identifier = ObjectIdentifier(type)
-    let address = UInt(bitPattern: identifier)
-    let slot = Int(truncatingIfNeeded: (address >> 4 ^ address >> 10)) & (Self.recentSlots - 1)
-    let recent = recentShapes[slot]
-    if recent.type == identifier { return recent.shape }
-    let shape = lookUpShape(of: type)
-    recentShapes[slot] = (identifier, shape)
+    let address = UInt64(UInt(bitPattern: identifier))
+    let recent = Int(
+      truncatingIfNeeded: (address &* 0x9E37_79B9_7F4A_7C15) >> (64 - Self.recentBits))
+    let cached = recentShapes[recent]
+    if cached.type == identifier { return cached.shape }
+    let shape = knownShape(of: type)
+    recentShapes[recent] = (identifier, shape)
     return shape
   }
 
-  /// The shape of `type` from ``shapes``, found there or by its conformances.
+  /// The shape of `type` from ``slots``, or found and added.
   @inline(never)
-  private func lookUpShape(of type: Any.Type) -> DecodingSession.TypeShape {
+  private func knownShape(of type: Any.Type) -> DecodingSession.TypeShape {
     let identifier = ObjectIdentifier(type)
-    for known in shapes where known.type == identifier {
-      return known.shape
+    let mask = slots.count - 1
+    var slot = KeyTypes.slot(of: identifier, mask: mask)
+    while true {
+      let stored = slots[slot]
+      if stored == 0 { break }
+      let known = shapes[stored - 1]
+      if known.type == identifier { return known.shape }
+      slot = (slot + 1) & mask
     }
+    return addShape(of: type)
+  }
+
+  /// The shape of `type`, not asked about before, found by its
+  /// conformances and added.
+  private func addShape(of type: Any.Type) -> DecodingSession.TypeShape {
     let shape: DecodingSession.TypeShape
     if let kind = LeafKind(type) {
       shape = .leaf(kind)
@@ -51,7 +70,22 @@ final class TypeShapes {
     } else {
       shape = .initializerOnly
     }
-    shapes.append((identifier, shape))
+    shapes.append((ObjectIdentifier(type), shape))
+    if shapes.count * 2 > slots.count {
+      slots = [Int](repeating: 0, count: slots.count * 2)
+      for index in shapes.indices { place(index) }
+    } else {
+      place(shapes.count - 1)
+    }
     return shape
+  }
+
+  /// Puts the type at `index` of ``shapes`` in the first free slot from its
+  /// hash on.
+  private func place(_ index: Int) {
+    let mask = slots.count - 1
+    var slot = KeyTypes.slot(of: shapes[index].type, mask: mask)
+    while slots[slot] != 0 { slot = (slot + 1) & mask }
+    slots[slot] = index + 1
   }
 }
