@@ -44,6 +44,21 @@ struct ScanPrimitivesTests {
     }
   }
 
+  /// Up to `maximum` of `pieces` end to end: each one of the first `first`,
+  /// except one time in `oneIn`, when it is any of them.
+  private static func randomMix(
+    of pieces: [[UInt8]], mostlyFirst first: Int, oneIn: Int, upTo maximum: Int,
+    using random: inout SplitMix64
+  ) -> [UInt8] {
+    var bytes: [UInt8] = []
+    for _ in 0..<Int.random(in: 0...maximum, using: &random) {
+      bytes +=
+        Int.random(in: 0..<oneIn, using: &random) == 0
+        ? pieces.randomElement(using: &random)! : pieces[Int.random(in: 0..<first, using: &random)]
+    }
+    return bytes
+  }
+
   private static func withBase<R>(_ bytes: [UInt8], _ body: (UnsafePointer<UInt8>) -> R) -> R {
     // A buffer of its own, so that no load can read past the bytes unseen.
     let copy = UnsafeMutablePointer<UInt8>.allocate(capacity: max(bytes.count, 1))
@@ -129,14 +144,9 @@ struct ScanPrimitivesTests {
       [0xFF], [0x41], [0x22],
     ]
     for _ in 0..<3_000 {
-      var bytes: [UInt8] = []
-      for _ in 0..<Int.random(in: 0...12, using: &random) {
-        // Mostly common sequences, so that runs are long before a stop.
-        let piece =
-          Int.random(in: 0..<4, using: &random) == 0
-          ? pieces.randomElement(using: &random)! : pieces[Int.random(in: 0..<5, using: &random)]
-        bytes += piece
-      }
+      // Mostly common sequences, so that runs are long before a stop.
+      let bytes = Self.randomMix(
+        of: pieces, mostlyFirst: 5, oneIn: 4, upTo: 12, using: &random)
       let found = Self.withBase(bytes) {
         UTF8Validation.skipCommonSequences($0, from: 0, end: bytes.count)
       }
@@ -155,14 +165,9 @@ struct ScanPrimitivesTests {
       [0xC0, 0xAF], [0xC3], [0xE6, 0x97], [0x80], [0xFF], Array("plain ascii".utf8),
     ]
     for _ in 0..<5_000 {
-      var bytes: [UInt8] = []
-      for _ in 0..<Int.random(in: 0...16, using: &random) {
-        // Mostly well-formed pieces, so that an ill-formed one comes late.
-        let piece =
-          Int.random(in: 0..<6, using: &random) == 0
-          ? pieces.randomElement(using: &random)! : pieces[Int.random(in: 0..<12, using: &random)]
-        bytes += piece
-      }
+      // Mostly well-formed pieces, so that an ill-formed one comes late.
+      let bytes = Self.randomMix(
+        of: pieces, mostlyFirst: 12, oneIn: 6, upTo: 16, using: &random)
       let found = bytes.withUnsafeBytes { UTF8Validation.firstIllFormedOffset($0) }
       let expected = Self.withBase(bytes) { base -> Int? in
         var position = 0
