@@ -154,6 +154,10 @@ extension JKDecoder {
   }
 
   /// One JSON Lines record, or `nil` for a line holding no value.
+  ///
+  /// Inlined, so that the record read into an array is moved there rather
+  /// than copied into an optional and out again.
+  @inline(__always)
   private static func decodeLine<T: Decodable>(
     _ type: T.Type, from bytes: UnsafeRawBufferPointer, place: RecordPlace,
     with decoder: RecordDecoder
