@@ -269,7 +269,8 @@ struct TapeNumbersAsDoubles: RandomAccessCollection {
 /// Tape entries that are all strings, seen as the `String`s
 /// ``DecodingSession/string(at:path:)`` reads from them.
 struct TapeStrings: RandomAccessCollection {
-  /// The tape, without its keys: copying it then takes no reference.
+  /// The tape, without its keys: copying it then takes no reference that
+  /// is counted.
   let tape: Tape
   let entries: UnsafePointer<TapeEntry>
   let count: Int
