@@ -128,7 +128,9 @@ struct CBORStringTable {
     while slots[index].tagged != 0 {
       let slot = slots[index]
       if slot.hash == hash, slot.tagged & Self.textBit == kind, Int(slot.count) == count,
-        Self.equal(storage + Int(slot.start), bytes, count: count)
+        ByteComparison.equal(
+          (storage + Int(slot.start)).assumingMemoryBound(to: UInt8.self),
+          bytes.assumingMemoryBound(to: UInt8.self), count: count)
       {
         return Int(slot.tagged & ~Self.textBit) &- 1
       }
@@ -195,39 +197,6 @@ struct CBORStringTable {
     old.deallocate()
     slotOfNumber.deallocate()
     slotOfNumber = numbers
-  }
-
-  /// Whether `count` bytes at `a` and `b` are equal, a word at a time.
-  @inline(__always)
-  private static func equal(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, count: Int) -> Bool {
-    if count >= 8 {
-      var offset = 0
-      while offset &+ 8 < count {
-        if a.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-          != b.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-        {
-          return false
-        }
-        offset &+= 8
-      }
-      return a.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
-        == b.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
-    }
-    if count >= 4 {
-      return a.loadUnaligned(as: UInt32.self) == b.loadUnaligned(as: UInt32.self)
-        && a.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self)
-          == b.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self)
-    }
-    var offset = 0
-    while offset < count {
-      if a.load(fromByteOffset: offset, as: UInt8.self)
-        != b.load(fromByteOffset: offset, as: UInt8.self)
-      {
-        return false
-      }
-      offset &+= 1
-    }
-    return true
   }
 
   /// A hash of every byte, the length and the kind. Strings of 8 bytes or

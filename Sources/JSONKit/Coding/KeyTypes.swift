@@ -14,12 +14,10 @@
 /// by one decode at a time; the encoder's, with ``KeyedEncodingContainerMaker``s,
 /// belongs to one encode's session.
 struct KeyTypes {
-  /// Per key type, in the order met: its identity and its maker.
-  private var types: [ObjectIdentifier] = []
+  /// The key types, numbered in the order met.
+  private var types = TypeIndex()
+  /// Per key type, by number: its maker.
   private var makers: [AnyObject] = []
-  /// Open addressed, at most half full: an index into `types` plus one, or
-  /// 0 when empty.
-  private var slots = [Int](repeating: 0, count: 64)
 
   /// Beyond this many key types they are forgotten before one more is
   /// added; a program has a bounded number of key types, so this only
@@ -41,16 +39,9 @@ struct KeyTypes {
     _ key: Key.Type, _ newMaker: () -> Maker
   ) -> (index: Int, maker: Maker) {
     let identifier = ObjectIdentifier(key)
-    let mask = slots.count - 1
-    var slot = Self.slot(of: identifier, mask: mask)
-    while true {
-      let stored = slots[slot]
-      if stored == 0 { break }
-      if types[stored - 1] == identifier {
-        // Only a maker for `Key` is ever kept under its identity.
-        return (stored - 1, unsafeDowncast(makers[stored - 1], to: Maker.self))
-      }
-      slot = (slot + 1) & mask
+    if let index = types.number(of: identifier) {
+      // Only a maker for `Key` is ever kept under its identity.
+      return (index, unsafeDowncast(makers[index], to: Maker.self))
     }
     let maker = newMaker()
     return (add(identifier, maker), maker)
@@ -91,34 +82,7 @@ struct KeyTypes {
   @inline(never)
   private mutating func add(_ identifier: ObjectIdentifier, _ maker: AnyObject) -> Int {
     if types.count >= Self.typeLimit { self = KeyTypes() }
-    types.append(identifier)
     makers.append(maker)
-    if 2 * types.count > slots.count {
-      slots = [Int](repeating: 0, count: 2 * slots.count)
-      for (index, type) in types.enumerated() { insert(type, index) }
-    } else {
-      insert(identifier, types.count - 1)
-    }
-    return types.count - 1
-  }
-
-  private mutating func insert(_ identifier: ObjectIdentifier, _ index: Int) {
-    let mask = slots.count - 1
-    var slot = Self.slot(of: identifier, mask: mask)
-    while slots[slot] != 0 { slot = (slot + 1) & mask }
-    slots[slot] = index + 1
-  }
-
-  /// The home slot of a type (a key type here, any type in
-  /// ``TypeShapes``): the addresses of a module's type metadata differ in a
-  /// few middle bits only, so they are mixed (MurmurHash3's finalizer)
-  /// before they are masked.
-  @inline(__always)
-  static func slot(of identifier: ObjectIdentifier, mask: Int) -> Int {
-    var bits = UInt64(UInt(bitPattern: identifier))
-    bits = (bits ^ bits >> 33) &* 0xFF51_AFD7_ED55_8CCD
-    bits = (bits ^ bits >> 33) &* 0xC4CE_B9FE_1A85_EC53
-    bits ^= bits >> 33
-    return Int(truncatingIfNeeded: bits) & mask
+    return types.add(identifier)
   }
 }
