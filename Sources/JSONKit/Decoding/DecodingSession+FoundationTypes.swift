@@ -123,6 +123,40 @@ extension DecodingSession {
     return data
   }
 
+  /// The array at `index` as `[Element]` when `Element` is one of the
+  /// types Foundation's JSONDecoder reads specially, of `kind`, each element
+  /// read as `unwrap` reads it; nil for other kinds. Arrays of ids, dates
+  /// and links are common in models, and code written for the element type
+  /// fills the array in place, where code generic over it copies each
+  /// element in and destroys the original, through the type's witnesses.
+  @inline(never)
+  func specialLeafArray<Element: Decodable>(
+    _ kind: LeafKind, of type: Element.Type, at index: Int
+  ) throws -> [Element]? {
+    switch kind {
+    case .date:
+      return reinterpret(
+        try elements(at: index) { try date(at: $0, path: $1(), depth: 1) }, as: [Element].self)
+    case .uuid:
+      return reinterpret(
+        try elements(at: index) { position, _ in
+          try uuid(at: position) ?? initialize(UUID.self, at: position)
+        },
+        as: [Element].self)
+    case .data:
+      return reinterpret(
+        try elements(at: index) { try data(at: $0, path: $1()) }, as: [Element].self)
+    case .url:
+      return reinterpret(
+        try elements(at: index) { try url(at: $0, path: $1()) }, as: [Element].self)
+    case .decimal:
+      return reinterpret(
+        try elements(at: index) { try decimal(at: $0, path: $1()) }, as: [Element].self)
+    default:
+      return nil
+    }
+  }
+
   func url(at index: Int, path: @autoclosure () -> [any CodingKey]) throws -> URL {
     if entries[index].kind == .null { throw DecodingErrors.valueNotFound(URL.self, path: path()) }
     let text = try string(at: index, path: path())

@@ -13,6 +13,11 @@ extension Array: TapeDecodableArray where Element: Decodable {
     // arrays of leaves are read by code written for their element type, and
     // arrays of arrays look up their elements' conformance once.
     if let leaves = try session.leafArray(of: Element.self, at: index) { return leaves }
+    if case .leaf(let kind) = session.shape(of: Element.self),
+      let leaves = try session.specialLeafArray(kind, of: Element.self, at: index)
+    {
+      return leaves
+    }
     if session[index + 1].kind == .array {
       if let rows = try session.leafRows(of: Element.self, at: index) { return rows }
       if let nested = session.arrayConformance(of: Element.self) {

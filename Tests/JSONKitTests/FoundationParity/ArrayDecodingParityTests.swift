@@ -2,8 +2,10 @@ import Foundation
 import JSONKit
 import Testing
 
-/// Arrays of numbers, strings and Bools, and arrays of arrays, are read by
-/// code written for their element type; values and errors stay Foundation's.
+/// Arrays of numbers, strings and Bools, of the value types Foundation reads
+/// specially (`Date`, `UUID`, `Data`, `URL`, `Decimal`), and arrays of
+/// arrays are read by code written for their element type; values and
+/// errors stay Foundation's.
 extension FoundationParityTests {
   /// Arrays on both sides of the length read onto the stack, the error (if
   /// any) placed at the last element.
@@ -81,6 +83,53 @@ extension FoundationParityTests {
     expectSameDecoding([Point].self, #"[{"x":1,"y":2},{"x":3}]"#)
     expectSameDecoding([[Point]].self, #"[[{"x":1,"y":2}],[],[{"x":3,"y":"4"}]]"#)
     expectSameDecoding([String: [Double]].self, #"{"a":[1,2],"b":[3,"4"]}"#)
+  }
+
+  @Test func arraysOfFoundationValueTypesDecodeAndFailAsInFoundation() {
+    let uuid = "\"E621E1F8-C36C-495A-93FC-0C247A3E6E5F\""
+    let wrongKinds = ["null", "1", "true", "[]", "{}"]
+    for last in [uuid, "\"e621e1f8-c36c-495a-93fc-0c247a3e6e5f\"", "\"E621E1F8\""] + wrongKinds {
+      for json in Self.arrays(of: [uuid], last: last) { expectSameDecoding([UUID].self, json) }
+    }
+    for last in ["\"QUJD\"", "\"\"", "\"QQ==\"", "\"Q\"", "\"QU JD\""] + wrongKinds {
+      for json in Self.arrays(of: ["\"QUJDRA==\"", "\"\""], last: last) {
+        expectSameDecoding([Data].self, json)
+      }
+    }
+    for last in ["\"https://example.com/a?b=c\"", "\"\"", "\"a b\""] + wrongKinds {
+      for json in Self.arrays(of: ["\"https://example.com\"", "\"/relative\""], last: last) {
+        expectSameDecoding([URL].self, json)
+      }
+    }
+    for last in ["3", "-0.5", "1e-3", "\"3\""] + wrongKinds {
+      for json in Self.arrays(of: ["1234.56", "0", "-7"], last: last) {
+        expectSameDecoding([Decimal].self, json)
+      }
+    }
+    // Dates under each strategy that JSONKit reads itself.
+    let dates: [(JSONDecoder.DateDecodingStrategy, [String])] = [
+      (.deferredToDate, ["0", "-1.5", "7e8"]),
+      (.secondsSince1970, ["0", "1700000000.25"]),
+      (.millisecondsSince1970, ["1700000000250"]),
+      (.iso8601, ["\"2024-05-06T07:08:09Z\"", "\"1969-12-31T23:59:59.5+01:00\""]),
+    ]
+    for (strategy, elements) in dates {
+      for last in ["\"2024-05-06T07:08:09Z\"", "\"2024-05-06\"", "2.5"] + wrongKinds {
+        for json in Self.arrays(of: elements, last: last) {
+          let foundation = JSONDecoder()
+          foundation.dateDecodingStrategy = strategy
+          let jsonKit = JKDecoder()
+          jsonKit.dateDecodingStrategy = strategy
+          let expected = DecodeParityOutcome {
+            try foundation.decode([Date].self, from: Data(json.utf8))
+          }
+          let actual = DecodeParityOutcome {
+            try jsonKit.decode([Date].self, from: Data(json.utf8))
+          }
+          #expect(actual == expected, "\(json) as [Date] (\(strategy))")
+        }
+      }
+    }
   }
 
   /// JSONKit's documented difference: a number that does not fit its type
