@@ -21,13 +21,6 @@ struct ByteStringTable {
     slots = [UInt32](repeating: 0, count: 64)
   }
 
-  /// A table with no storage of its own, for a state that is never scanned
-  /// into (``ScanState/placeholder``): copying it takes no reference that
-  /// is counted. Nothing may be added to it.
-  init(unallocated: Void) {
-    slots = []
-  }
-
   /// The number of strings.
   var count: Int { spans.count }
 

@@ -6,7 +6,7 @@
 /// ```swift
 /// let value = try JSONValue(parsing: "[1, 2] // two", options: .comments)
 /// ```
-public struct JKParseOptions: OptionSet, Sendable, Hashable {
+public struct JKParseOptions: OptionSet, Sendable, Hashable, BitwiseCopyable {
   /// The bit pattern of the set.
   public let rawValue: UInt32
 

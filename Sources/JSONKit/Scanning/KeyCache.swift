@@ -47,13 +47,6 @@ struct KeyCache {
     table = ByteStringTable()
   }
 
-  /// A cache with no storage of its own, for a state that is never scanned
-  /// into (``ScanState/placeholder``): copying it takes no reference that
-  /// is counted. Nothing may be interned in it.
-  init(unallocated: Void) {
-    table = ByteStringTable(unallocated: ())
-  }
-
   /// The number of distinct keys.
   var count: Int { strings.count }
 

@@ -3,7 +3,7 @@
 /// tab and form feed, Unicode line breaks and comments. The one statement
 /// of these rules, which the scanner and the array-element framer of
 /// streams both follow.
-struct LexicalRules {
+struct LexicalRules: BitwiseCopyable {
   /// Whether `//` and `/* */` comments may appear (JSON5, or `.comments`).
   let allowsComments: Bool
   /// Whether vertical tab and form feed are whitespace (JSON5, or

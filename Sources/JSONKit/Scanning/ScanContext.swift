@@ -101,16 +101,35 @@ extension ScanState {
 /// ``ScanContextPool`` hands contexts out so that a warm one is reused.
 final class ScanContext: @unchecked Sendable {
   // Unchecked: a context is only ever used by the one caller that took it
-  // from a pool (or created it), until it is given back. The state's
-  // accesses are unchecked for the same reason: none overlaps another, and
-  // a stream of small records reaches it several times per record.
-  @exclusivity(unchecked) var state = ScanState()
+  // from a pool (or created it), until it is given back. The state lives
+  // in memory of its own, whose accesses are unchecked for the same
+  // reason: none overlaps another, and a stream of small records reaches
+  // it several times per record.
+  private let statePointer: UnsafeMutablePointer<ScanState>
   /// The ``ScanContextPool/removeAll()`` count of the pool it was taken
   /// from, when it was taken.
   fileprivate var generation = 0
 
+  init() {
+    statePointer = .allocate(capacity: 1)
+    statePointer.initialize(to: ScanState())
+  }
+
+  /// What the scans write, read and changed in place.
+  var state: ScanState {
+    unsafeAddress { UnsafePointer(statePointer) }
+    unsafeMutableAddress { statePointer }
+  }
+
+  /// Where ``state`` is, for a scan to move it out while it runs and back
+  /// when it ends (see ``Scanner/run(_:into:configuration:)``): nothing
+  /// else may use the state in between.
+  var stateAddress: UnsafeMutablePointer<ScanState> { statePointer }
+
   deinit {
-    state.deallocate()
+    statePointer.pointee.deallocate()
+    statePointer.deinitialize(count: 1)
+    statePointer.deallocate()
   }
 }
 

@@ -1,5 +1,5 @@
 /// What a scan accepts beyond strict JSON, and its limits.
-struct ScanConfiguration {
+struct ScanConfiguration: BitwiseCopyable {
   var options: JKParseOptions = []
   /// The deepest nesting of arrays and objects accepted.
   var maxDepth = 512
@@ -27,6 +27,10 @@ struct ScanConfiguration {
 /// What it records is its type parameter (see ``ScanRecording``): the tape
 /// for parsing and decoding, nothing for validation, which then needs no
 /// memory beyond the stack of open containers.
+///
+/// Every member but ``state`` must be plain bits (its own types are
+/// `BitwiseCopyable`): ``run(_:into:configuration:)`` never destroys a
+/// scanner as a value, only moves its state out.
 struct Scanner<Recording: ScanRecording> {
   let base: UnsafePointer<UInt8>
   let end: Int
@@ -51,7 +55,8 @@ struct Scanner<Recording: ScanRecording> {
   var bracelessObjectEnded = false
 
   private init(
-    base: UnsafePointer<UInt8>, count: Int, state: ScanState, configuration: ScanConfiguration
+    base: UnsafePointer<UInt8>, count: Int, state: consuming ScanState,
+    configuration: ScanConfiguration
   ) {
     self.base = base
     self.end = count
@@ -78,22 +83,41 @@ struct Scanner<Recording: ScanRecording> {
         .inputTooLarge, "the input is larger than 4 GiB, the most one document may hold",
         offset: 0, in: input)
     }
-    var scanner = Scanner(
-      base: start.assumingMemoryBound(to: UInt8.self), count: input.count,
-      state: ScanState.placeholder, configuration: configuration)
-    swap(&scanner.state, &context.state)
-    defer { swap(&scanner.state, &context.state) }
-    scanner.state.tape.count = 0
-    scanner.state.arena.count = 0
-    scanner.state.stack.count = 0
-    scanner.state.keyStack.count = 0
-    scanner.state.keys.beginDocument()
+    // The scanner owns the context's state while it runs: moved in from
+    // the context and back out, never copied. A copy would take and drop a
+    // reference to each of the state's buffers, and a stream scans one
+    // small record after another. So the scanner lives in memory that is
+    // not destroyed as a value: every other member of it is plain bits.
+    let state = context.stateAddress
+    try withUnsafeTemporaryAllocation(of: Scanner.self, capacity: 1) {
+      (memory) throws(JKParseError) in
+      let scanner = memory.baseAddress.unsafelyUnwrapped
+      scanner.initialize(
+        to: Scanner(
+          base: start.assumingMemoryBound(to: UInt8.self), count: input.count,
+          state: state.move(), configuration: configuration))
+      defer {
+        withUnsafeMutablePointer(to: &scanner.pointee.state) {
+          state.moveInitialize(from: $0, count: 1)
+        }
+      }
+      try scanner.pointee.scan(input)
+    }
+  }
+
+  /// Scans the document: `input` is the scanner's text, for errors.
+  private mutating func scan(_ input: UnsafeRawBufferPointer) throws(JKParseError) {
+    state.tape.count = 0
+    state.arena.count = 0
+    state.stack.count = 0
+    state.keyStack.count = 0
+    state.keys.beginDocument()
     do {
-      try scanner.scanDocument()
+      try scanDocument()
     } catch {
       throw JKParseError(error.kind, error.message, offset: error.offset, in: input)
     }
-    if Recording.recordsTape { scanner.state.tape.append(TapeEntry.end) }
+    if Recording.recordsTape { state.tape.append(TapeEntry.end) }
   }
 
   // MARK: - Document and containers
@@ -861,17 +885,4 @@ struct ScanFailure: Error {
     self.message = message
     self.offset = offset
   }
-}
-
-extension ScanState {
-  /// A state that is never scanned into, swapped into a context while the
-  /// context's own state is being scanned into (so the scan owns it uniquely
-  /// and never copies the key cache). It is shared, and never mutated; its
-  /// arrays are the standard library's empty ones, whose references are not
-  /// counted, so that the copy each scan makes of it costs no atomic
-  /// operation (a stream scans one small record after another).
-  nonisolated(unsafe) static let placeholder = ScanState(
-    tape: GrowableBuffer(capacity: 1), arena: GrowableBuffer(capacity: 1),
-    stack: GrowableBuffer(capacity: 1), keyStack: GrowableBuffer(capacity: 1),
-    keys: KeyCache(unallocated: ()))
 }
