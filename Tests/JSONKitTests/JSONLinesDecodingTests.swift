@@ -35,6 +35,42 @@ struct JSONLinesDecodingTests {
     }
   }
 
+  /// A record that counts its instances alive, to see that every record
+  /// decoded before an error is released.
+  final class Counted: Decodable {
+    nonisolated(unsafe) static var alive = 0
+    let x: Int
+
+    init(from decoder: any Decoder) throws {
+      x = try decoder.container(keyedBy: JSONLinesDecodingTests.CodingKeys.self).decode(
+        Int.self, forKey: .x)
+      Self.alive += 1
+    }
+
+    deinit { Self.alive -= 1 }
+  }
+
+  enum CodingKeys: String, CodingKey { case x }
+
+  @Test("Many records are all delivered in order, and an error releases those read before it")
+  func manyRecords() throws {
+    for count in [0, 1, 15, 16, 17, 100, 1000] {
+      let lines = (0..<count).map { "{\"x\":\($0),\"y\":\(-$0)}" }
+      let records = try decodeWhole(lines.joined(separator: "\n") + "\n\n")
+      #expect(records == (0..<count).map { Point(x: $0, y: -$0) })
+    }
+    let before = Counted.alive
+    let text = (0..<40).map { "{\"x\":\($0)}\n" }.joined() + "{\"x\":\"41\"}\n"
+    #expect(throws: DecodingError.self) {
+      try JKDecoder().decodeLines(Counted.self, from: Data(text.utf8))
+    }
+    #expect(Counted.alive == before)
+    let valid = (0..<30).map { "{\"x\":\($0)}\n" }.joined()
+    let records = try JKDecoder().decodeLines(Counted.self, from: Data(valid.utf8))
+    #expect(records.map(\.x) == Array(0..<30))
+    #expect(Counted.alive == before + 30)
+  }
+
   @Test("Lines of only whitespace are skipped, and an empty input has no records")
   func blankLines() async throws {
     let text = "\n  \t\n{\"x\":1,\"y\":2}\n\r\n \r\n{\"x\":3,\"y\":4}\n\n"
