@@ -37,29 +37,45 @@ final class RecordDecoder {
   /// the call only.
   func decode<T: Decodable>(_ type: T.Type, from bytes: UnsafeRawBufferPointer) throws -> T {
     let text = InputText(utf8: bytes)
-    let context = session?.context ?? ScanContextPool.shared.take()
+    // The session of the record before is moved out, not copied: a stream
+    // of small records would otherwise take and drop references to it and
+    // its context, atomically, several times per record.
+    guard var current = session.take() else { return try decodeFirst(type, text) }
+    let input: UnsafeRawBufferPointer
+    do {
+      input = try JKDecoder.scan(text, into: current.context, options, configuration)
+    } catch {
+      // A record that fails to scan may have grown the buffers as much as
+      // one that scans, and they go back to the pool to be trimmed alike.
+      keepOrGiveBack(current)
+      throw error
+    }
+    current.beginDocument(input: input)
+    return try decode(type, text, in: &current)
+  }
+
+  /// Decodes the first record, or the first after one that left its
+  /// session unfit to reuse: with a context from the pool and a new session.
+  @inline(never)
+  private func decodeFirst<T: Decodable>(_ type: T.Type, _ text: InputText) throws -> T {
+    let context = ScanContextPool.shared.take()
     let input: UnsafeRawBufferPointer
     do {
       input = try JKDecoder.scan(text, into: context, options, configuration)
     } catch {
-      // A record that fails to scan may have grown the buffers as much as
-      // one that scans, and they go back to the pool to be trimmed alike.
-      if let idle = session {
-        keepOrGiveBack(idle)
-      } else {
-        ScanContextPool.shared.give(context)
-      }
+      ScanContextPool.shared.give(context)
       throw error
     }
-    var current: DecodingSession
-    if let idle = session {
-      idle.beginDocument(input: input)
-      current = idle
-    } else {
-      current = DecodingSession(context: context, input: input, options: options)
-    }
-    // The record's session is held here alone while it decodes.
-    session = nil
+    var current = DecodingSession(context: context, input: input, options: options)
+    return try decode(type, text, in: &current)
+  }
+
+  /// Decodes the record that `current` has begun, then keeps the session
+  /// for the next record when it is free.
+  @inline(__always)
+  private func decode<T: Decodable>(
+    _ type: T.Type, _ text: InputText, in current: inout DecodingSession
+  ) throws -> T {
     defer {
       if DecodingSession.endRecord(&current) { keepOrGiveBack(current) }
     }
@@ -69,7 +85,7 @@ final class RecordDecoder {
   /// Keeps a free session for the next record, or gives it back to the
   /// pool when its context grew past what the pool keeps (so that memory
   /// stays bounded by the largest record).
-  private func keepOrGiveBack(_ free: DecodingSession) {
+  private func keepOrGiveBack(_ free: consuming DecodingSession) {
     if free.context.state.outgrewKept {
       session = nil
       free.giveBack(to: .shared)
