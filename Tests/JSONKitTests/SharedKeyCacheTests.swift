@@ -182,4 +182,26 @@ struct SharedKeyCacheTests {
       }
     }
   }
+
+  /// A key cache emptied for growing too large gives its ids to other keys:
+  /// the key names made from it must be made again, or a model would read
+  /// one member's value for another's.
+  @Test func keyNamesAreMadeAgainWhenTheKeyCacheIsEmptied() throws {
+    struct Pair: Codable, Equatable {
+      var a: Int
+      var b: Int
+    }
+    let decoder = JKDecoder()
+    #expect(try decoder.decode(Pair.self, from: Data(#"{"a":1,"b":2}"#.utf8)) == Pair(a: 1, b: 2))
+    // More distinct keys than a context keeps between documents.
+    let keys = KeyCache.keyLimit + 10
+    let many = "{" + (0..<keys).map { #""k\#($0)":\#($0)"# }.joined(separator: ",") + "}"
+    #expect(try decoder.decode([String: Int].self, from: Data(many.utf8)).count == keys)
+    // The keys in the other order now, which the emptied cache numbers
+    // the other way round.
+    for _ in 0..<3 {
+      #expect(
+        try decoder.decode(Pair.self, from: Data(#"{"b":3,"a":4}"#.utf8)) == Pair(a: 4, b: 3))
+    }
+  }
 }

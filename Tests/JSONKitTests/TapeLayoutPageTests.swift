@@ -156,7 +156,8 @@ import Testing
   }
 
   static func scan(_ text: String) throws -> Scan {
-    let context = ScanContext()
+    let owner = DecodingContext()
+    let context = owner.scan
     let configuration = ScanConfiguration(allowsBigIntegers: true)
     return try Array(text.utf8).withUnsafeBytes { input in
       try Scanner.scan(input, into: context, configuration: configuration)
@@ -168,11 +169,11 @@ import Testing
       var nameIDs: [KeyNames.Naming: [UInt32]] = [:]
       var sharedNames: [KeyNames.Naming: [Bool]] = [:]
       for naming in [KeyNames.Naming.asWritten, .fromSnakeCase] {
-        let names = KeyTables.of(context).names(naming, updatedFrom: state.keys)
+        let names = owner.keyTables.names(naming, updatedFrom: state.keys)
         nameIDs[naming] = names.nameIDs
         sharedNames[naming] = (0..<names.count).map { names.isShared(UInt32($0)) }
       }
-      let session = DecodingSession(context: context, input: input, options: JKDecoder.Options())
+      let session = DecodingSession(owner: owner, input: input, options: JKDecoder.Options())
       return Scan(
         entries: entries, arena: arena, keys: state.keys.strings,
         canonicalIDs: state.keys.canonicalIDs, nameIDs: nameIDs, sharedNames: sharedNames,

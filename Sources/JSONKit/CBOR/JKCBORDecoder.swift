@@ -164,18 +164,18 @@ public final class JKCBORDecoder: LockedOptions, @unchecked Sendable {
     _ type: T.Type, from buffer: UnsafeRawBufferPointer, _ options: Options,
     copyingSharedValues: Bool
   ) throws -> T? {
-    let context = ScanContextPool.shared.take()
+    let context = DecodingContext.shared.take()
     do {
       var scanning = options.scanning
       scanning.copiesSharedValues = copyingSharedValues
-      try CBORTapeScanner.scan(buffer, into: &context.state, configuration: scanning)
+      try CBORTapeScanner.scan(buffer, into: &context.scan.state, configuration: scanning)
     } catch {
-      ScanContextPool.shared.give(context)
+      DecodingContext.shared.give(context)
       throw Self.invalidCBOR(error)
     }
-    var session = DecodingSession(context: context, input: buffer, options: options.decoding)
+    var session = DecodingSession(owner: context, input: buffer, options: options.decoding)
     defer {
-      if DecodingSession.endDecode(&session) { session.giveBack(to: .shared) }
+      if DecodingSession.endDecode(&session) { session.giveBack(to: DecodingContext.shared) }
     }
     do {
       let value = try session.unwrap(type, at: 0, path: [])

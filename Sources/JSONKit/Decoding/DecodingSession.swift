@@ -26,6 +26,8 @@ final class DecodingSession {
   let userInfo: [CodingUserInfoKey: Any]
   /// The scan context the tape lives in; kept alive as long as the session.
   let context: ScanContext
+  /// What `context` is pooled in, with the key tables made from its keys.
+  private let owner: DecodingContext
   /// The index of the scan's end entry, a `null` past the document, read by
   /// decoders of absent values (`superDecoder(forKey:)` for a missing key).
   @exclusivity(unchecked) private(set) var absentIndex: Int
@@ -51,8 +53,11 @@ final class DecodingSession {
   /// through a class that cannot be made before its members.
   @exclusivity(unchecked) var sharedInProgress: Set<Int> = []
 
-  /// A session over the document just scanned into `context` from `input`.
-  init(context: ScanContext, input: UnsafeRawBufferPointer, options: JKDecoder.Options) {
+  /// A session over the document just scanned into `owner`'s scan context
+  /// from `input`.
+  init(owner: DecodingContext, input: UnsafeRawBufferPointer, options: JKDecoder.Options) {
+    self.owner = owner
+    let context = owner.scan
     self.context = context
     tape = Tape(context: context, input: input)
     absentIndex = tape.count
@@ -60,7 +65,7 @@ final class DecodingSession {
     self.options = options
     userInfo = options.userInfo.isEmpty ? [:] : options.userInfo.mapValues { $0 as Any }
     unknownKeys = Self.unknownKeyCheck(options, count: absentIndex + 1)
-    keyTables = KeyTables.of(context)
+    keyTables = owner.keyTables
     typeShapes = keyTables.typeShapes
     keyedLookup = KeyedLookup(
       entries: entries, count: absentIndex, keys: tape.keys, context: context,
@@ -330,12 +335,12 @@ final class DecodingSession {
   /// ``keyedObjects`` for the context's next session, once the session is
   /// free (``endDecode(_:)`` or ``endRecord(_:)`` said so); the containers
   /// kept for a stream's next record are let go of first.
-  func giveBack(to pool: ScanContextPool) {
+  func giveBack(to pool: ContextPool<DecodingContext>) {
     if keepsSpareContainers { dropSpareContainers() }
     spareSlotsEnd = 0
     keyedObjects.removeAll(keepingCapacity: true)
     swap(&keyedObjects, &keyTables.spareKeyedObjects)
-    pool.give(context)
+    pool.give(owner)
   }
 
   /// A keyed container by `Key` over the object of `decoder`, made by the

@@ -90,7 +90,7 @@ public final class JKDecoder: LockedOptions, @unchecked Sendable {
   var storedOptions = Options()
   /// The scan contexts, with their buffers and key caches: process-wide,
   /// so that what one decoder builds up serves every other.
-  private var contexts: ScanContextPool { .shared }
+  private var contexts: ContextPool<DecodingContext> { DecodingContext.shared }
 
   /// Creates a decoder with Foundation's defaults and strict parsing.
   public init() {}
@@ -218,10 +218,11 @@ public final class JKDecoder: LockedOptions, @unchecked Sendable {
     set { withOptions { $0.unknownKeyStrategy = newValue } }
   }
 
-  /// Empties the key cache that speeds up repeated decoding (which every
-  /// `JKDecoder` and `JSONValue` parsing share).
+  /// Empties the key caches that speed up repeated decoding: the one every
+  /// `JKDecoder` shares, and `JSONValue` parsing's.
   public func clearCache() {
     contexts.removeAll()
+    ScanContextPool.shared.removeAll()
   }
 
   // MARK: - Decoding
@@ -318,12 +319,12 @@ public final class JKDecoder: LockedOptions, @unchecked Sendable {
     let context = contexts.take()
     let bytes: UnsafeRawBufferPointer
     do {
-      bytes = try Self.scan(text, into: context, options, Self.scanConfiguration(options))
+      bytes = try Self.scan(text, into: context.scan, options, Self.scanConfiguration(options))
     } catch {
       contexts.give(context)
       throw error
     }
-    var session = DecodingSession(context: context, input: bytes, options: options)
+    var session = DecodingSession(owner: context, input: bytes, options: options)
     defer {
       if DecodingSession.endDecode(&session) { session.giveBack(to: contexts) }
     }

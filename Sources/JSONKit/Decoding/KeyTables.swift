@@ -1,7 +1,7 @@
 /// What keyed decoding derives from one scan context's key cache, kept with
-/// the context (in ``ScanState/derivedKeyTables``) so that it serves every
-/// decoder that uses the context, document after document: per naming, the
-/// keys' names and the names asked for.
+/// the context (in a ``DecodingContext``) so that it serves every decoder
+/// that uses the context, document after document: per naming, the keys'
+/// names and the names asked for.
 ///
 /// Like the context, it is used by one decode at a time.
 final class KeyTables {
@@ -52,14 +52,6 @@ final class KeyTables {
     mutating func nameID(of name: String, after previous: Int) -> (nameID: UInt32, entry: Int) {
       asked.nameID(of: name, after: previous, in: names)
     }
-  }
-
-  /// The tables of `context`, made on first use.
-  static func of(_ context: ScanContext) -> KeyTables {
-    if let tables = context.state.derivedKeyTables as? KeyTables { return tables }
-    let tables = KeyTables()
-    context.state.derivedKeyTables = tables
-    return tables
   }
 
   /// The names of every key in `keys` under `naming`, naming the keys not

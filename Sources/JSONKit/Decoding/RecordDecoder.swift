@@ -30,7 +30,7 @@ final class RecordDecoder {
   }
 
   deinit {
-    session?.giveBack(to: .shared)
+    session?.giveBack(to: DecodingContext.shared)
   }
 
   /// Decodes `type` from one record's UTF-8 `bytes`, which are valid for
@@ -58,15 +58,15 @@ final class RecordDecoder {
   /// session unfit to reuse: with a context from the pool and a new session.
   @inline(never)
   private func decodeFirst<T: Decodable>(_ type: T.Type, _ text: InputText) throws -> T {
-    let context = ScanContextPool.shared.take()
+    let context = DecodingContext.shared.take()
     let input: UnsafeRawBufferPointer
     do {
-      input = try JKDecoder.scan(text, into: context, options, configuration)
+      input = try JKDecoder.scan(text, into: context.scan, options, configuration)
     } catch {
-      ScanContextPool.shared.give(context)
+      DecodingContext.shared.give(context)
       throw error
     }
-    var current = DecodingSession(context: context, input: input, options: options)
+    var current = DecodingSession(owner: context, input: input, options: options)
     return try decode(type, text, in: &current)
   }
 
@@ -88,7 +88,7 @@ final class RecordDecoder {
   private func keepOrGiveBack(_ free: consuming DecodingSession) {
     if free.context.state.outgrewKept {
       session = nil
-      free.giveBack(to: .shared)
+      free.giveBack(to: DecodingContext.shared)
     } else {
       session = free
     }

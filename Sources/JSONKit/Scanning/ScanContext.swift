@@ -15,10 +15,10 @@ struct ScanState {
   var stamps: [UInt32] = []
   var serial: UInt32 = 0
   var keys = KeyCache()
-  /// What a consumer derives from `keys` per key id (the decoder's key
-  /// names), kept with them so that it too is made once per key; dropped
-  /// whenever `keys` is emptied, since the ids then mean other keys.
-  var derivedKeyTables: AnyObject?
+  /// How many times `keys` has been emptied: what a consumer derives from
+  /// them per key id (the decoder's key names) holds while this stays the
+  /// same, since the ids then mean other keys.
+  private(set) var keyGeneration = 0
   /// Where a CBOR scan left shared values (tag 28) and the copies that
   /// references to them (tag 29) made, by the tape index of their first
   /// entry, in increasing order, with the number of the shared value: a
@@ -42,7 +42,7 @@ struct ScanState {
     if !sharedRoots.isEmpty { sharedRoots = [] }
     if keys.isOversized {
       keys.removeAll()
-      derivedKeyTables = nil
+      keyGeneration &+= 1
       stamps = []
       serial = 0
     }
@@ -99,16 +99,14 @@ extension ScanState {
 
 /// The owner of a ``ScanState``. One scan at a time uses a context; a
 /// ``ScanContextPool`` hands contexts out so that a warm one is reused.
-final class ScanContext: @unchecked Sendable {
+final class ScanContext: PooledContext, @unchecked Sendable {
   // Unchecked: a context is only ever used by the one caller that took it
   // from a pool (or created it), until it is given back. The state lives
   // in memory of its own, whose accesses are unchecked for the same
   // reason: none overlaps another, and a stream of small records reaches
   // it several times per record.
   private let statePointer: UnsafeMutablePointer<ScanState>
-  /// The ``ScanContextPool/removeAll()`` count of the pool it was taken
-  /// from, when it was taken.
-  fileprivate var generation = 0
+  var poolGeneration = 0
 
   init() {
     statePointer = .allocate(capacity: 1)
@@ -119,6 +117,10 @@ final class ScanContext: @unchecked Sendable {
   var state: ScanState {
     unsafeAddress { UnsafePointer(statePointer) }
     unsafeMutableAddress { statePointer }
+  }
+
+  func readyForReuse() {
+    state.reset()
   }
 
   /// Where ``state`` is, for a scan to move it out while it runs and back
@@ -133,15 +135,28 @@ final class ScanContext: @unchecked Sendable {
   }
 }
 
-/// A small, thread-safe stock of scan contexts.
+/// What a ``ContextPool`` keeps: an object made empty, and readied for
+/// reuse when given back.
+protocol PooledContext: AnyObject {
+  init()
+  /// The ``ContextPool/removeAll()`` count of the pool it was taken from,
+  /// when it was taken.
+  var poolGeneration: Int { get set }
+  /// Readies it for its next user, freeing what it should not keep idle.
+  func readyForReuse()
+}
+
+/// A small, thread-safe stock of contexts: scan contexts, or what a
+/// consumer of scans keeps with one (the decoder's
+/// ``DecodingContext``).
 ///
 /// Taking a context is one lock and a pop, after which the scan runs without
 /// any synchronization. Two threads scanning at once each get their own
 /// context, so the caches never need a lock on the hot path.
-final class ScanContextPool: @unchecked Sendable {
+final class ContextPool<Context: PooledContext>: @unchecked Sendable {
   // Unchecked: `contexts` is only touched with `lock` held.
   private let lock = NSLock()
-  private var contexts: [ScanContext] = []
+  private var contexts: [Context] = []
   /// How many times ``removeAll()`` was called: a context taken before the
   /// last call is dropped when given back, so that it takes no cache made
   /// before the call into the pool.
@@ -149,23 +164,18 @@ final class ScanContextPool: @unchecked Sendable {
   /// More idle contexts than this are dropped when given back.
   private let limit: Int
 
-  /// The pool that `JSONValue` parsing and validation and every `JKDecoder`
-  /// share, so that a decoder made for one call finds warm buffers and key
-  /// caches.
-  static let shared = ScanContextPool(limit: 4)
-
   init(limit: Int) {
     self.limit = limit
   }
 
   /// A context ready for a new document: a warm one if any is idle.
-  func take() -> ScanContext {
+  func take() -> Context {
     lock.lock()
     let idle = contexts.popLast()
     let generation = self.generation
     lock.unlock()
-    let context = idle ?? ScanContext()
-    context.generation = generation
+    let context = idle ?? Context()
+    context.poolGeneration = generation
     return context
   }
 
@@ -174,10 +184,10 @@ final class ScanContextPool: @unchecked Sendable {
   /// It is readied for its next document here rather than when taken, so
   /// that the buffers of a huge document are freed as soon as it is done
   /// with, not kept by an idle context until the next one.
-  func give(_ context: ScanContext) {
-    context.state.reset()
+  func give(_ context: Context) {
+    context.readyForReuse()
     lock.lock()
-    if contexts.count < limit, context.generation == generation { contexts.append(context) }
+    if contexts.count < limit, context.poolGeneration == generation { contexts.append(context) }
     lock.unlock()
   }
 
@@ -189,4 +199,13 @@ final class ScanContextPool: @unchecked Sendable {
     generation &+= 1
     lock.unlock()
   }
+}
+
+/// The pool of bare scan contexts.
+typealias ScanContextPool = ContextPool<ScanContext>
+
+extension ContextPool where Context == ScanContext {
+  /// The pool that `JSONValue` parsing and validation share, so that a
+  /// parse made for one call finds warm buffers and key caches.
+  static let shared = ScanContextPool(limit: 4)
 }
