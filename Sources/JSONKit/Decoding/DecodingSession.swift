@@ -249,14 +249,6 @@ final class DecodingSession {
     return nil
   }
 
-  /// Whether ``unwrap(_:at:path:)`` decodes every value of `type` by its
-  /// `init(from:)` alone: then an array of them can call the initializer
-  /// for each element without unwrap's checks.
-  func decodesByInitializerOnly(_ type: Any.Type) -> Bool {
-    if case .initializerOnly = shape(of: type) { return true }
-    return false
-  }
-
   // MARK: - Keyed containers
 
   /// The object each keyed container reads and how it finds members, by

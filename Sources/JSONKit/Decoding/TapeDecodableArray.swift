@@ -13,18 +13,19 @@ extension Array: TapeDecodableArray where Element: Decodable {
     // arrays of leaves are read by code written for their element type, and
     // arrays of arrays look up their elements' conformance once.
     if let leaves = try session.leafArray(of: Element.self, at: index) { return leaves }
-    if case .leaf(let kind) = session.shape(of: Element.self),
-      let leaves = try session.specialLeafArray(kind, of: Element.self, at: index)
-    {
-      return leaves
-    }
     if session[index + 1].kind == .array {
       if let rows = try session.leafRows(of: Element.self, at: index) { return rows }
       if let nested = session.arrayConformance(of: Element.self) {
         return try decodeArrays(nested, from: session, at: index)
       }
     }
-    if session.decodesByInitializerOnly(Element.self) {
+    let shape = session.shape(of: Element.self)
+    if case .leaf(let kind) = shape,
+      let leaves = try session.specialLeafArray(kind, of: Element.self, at: index)
+    {
+      return leaves
+    }
+    if case .initializerOnly = shape {
       // What `unwrap` comes to for such a type, without its checks.
       return try decodeElements(from: session, at: index) { position, _ in
         try session.initialize(Element.self, at: position)
