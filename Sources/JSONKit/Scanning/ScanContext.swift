@@ -206,6 +206,9 @@ typealias ScanContextPool = ContextPool<ScanContext>
 
 extension ContextPool where Context == ScanContext {
   /// The pool that `JSONValue` parsing and validation share, so that a
-  /// parse made for one call finds warm buffers and key caches.
-  static let shared = ScanContextPool(limit: 4)
+  /// parse made for one call finds warm buffers and key caches. Smaller
+  /// than the decoders' (``DecodingContext/shared``), which servers use
+  /// from many threads at once: the two together keep at most six idle
+  /// contexts.
+  static let shared = ScanContextPool(limit: 2)
 }

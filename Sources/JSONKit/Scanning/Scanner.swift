@@ -97,9 +97,8 @@ struct Scanner<Recording: ScanRecording> {
           base: start.assumingMemoryBound(to: UInt8.self), count: input.count,
           state: state.move(), configuration: configuration))
       defer {
-        withUnsafeMutablePointer(to: &scanner.pointee.state) {
-          state.moveInitialize(from: $0, count: 1)
-        }
+        // The stored member's own address: the move leaves it empty.
+        state.moveInitialize(from: scanner.pointer(to: \.state).unsafelyUnwrapped, count: 1)
       }
       try scanner.pointee.scan(input)
     }
