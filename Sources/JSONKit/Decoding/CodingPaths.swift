@@ -17,8 +17,8 @@ struct CodingPaths {
   private var entries: UnsafePointer<TapeEntry>
   /// The index of the entry past the document.
   private var end: Int
-  /// Per key id, the key as written.
-  private var keys: [String]
+  /// The document, whose key cache has each key as written.
+  private var tape: Tape
   /// The names of keys under every key strategy but `.custom`.
   private let keyedLookup: KeyedLookup
   /// The `.custom` key strategy's closure, under that strategy.
@@ -43,17 +43,17 @@ struct CodingPaths {
   /// failing on all of a large array's elements would take quadratic time.
   private var pathHints: [(container: Int, child: Int, ordinal: Int)] = []
 
-  /// The paths in the document of the `count` entries at `entries`, whose
-  /// keys are `keys` (by key id, as written), named by `keyedLookup` or by
-  /// the closure of `strategy` when it is `.custom`. Call ``deallocate()``
-  /// when done.
+  /// The paths in the document of the `count` entries at `entries`, of
+  /// `tape` (whose key cache has the keys as written), named by
+  /// `keyedLookup` or by the closure of `strategy` when it is `.custom`.
+  /// Call ``deallocate()`` when done.
   init(
-    entries: UnsafePointer<TapeEntry>, count: Int, keys: [String], keyedLookup: KeyedLookup,
+    entries: UnsafePointer<TapeEntry>, count: Int, tape: Tape, keyedLookup: KeyedLookup,
     strategy: JSONDecoder.KeyDecodingStrategy
   ) {
     self.entries = entries
     end = count
-    self.keys = keys
+    self.tape = tape
     self.keyedLookup = keyedLookup
     if case .custom(let transform) = strategy {
       self.transform = transform
@@ -65,22 +65,16 @@ struct CodingPaths {
   }
 
   /// Readies the paths of the next document scanned into the scan context
-  /// (a stream's next record), of the `count` entries at `entries` whose
-  /// keys are `keys`: nothing remembered of the document before is kept.
-  mutating func beginDocument(entries: UnsafePointer<TapeEntry>, count: Int, keys: [String]) {
+  /// (a stream's next record), of the `count` entries at `entries` of
+  /// `tape`: nothing remembered of the document before is kept.
+  mutating func beginDocument(entries: UnsafePointer<TapeEntry>, count: Int, tape: Tape) {
     self.entries = entries
     end = count
-    self.keys = keys
+    self.tape = tape
     if !rawKeyObjects.isEmpty { rawKeyObjects.removeAll() }
     descentKeys.pointee.removeAll()
     if !containerKeys.isEmpty { containerKeys = RememberedKeys() }
     if !pathHints.isEmpty { pathHints.removeAll(keepingCapacity: true) }
-  }
-
-  /// Lets go of the keys of the document just decoded (see
-  /// ``DecodingSession/setAsideDocument()``).
-  mutating func setAsideDocument() {
-    keys = []
   }
 
   /// Frees the stack of descent keys.
@@ -177,7 +171,7 @@ struct CodingPaths {
   /// The name of the key entry at `key`, of the object at `object` at
   /// `path`, in a coding path.
   private func keyName(_ key: Int, object: Int, path: [any CodingKey]) -> String {
-    let written = keys[Int(truncatingIfNeeded: entries[key].payload)]
+    let written = tape.key(entries[key])
     if !rawKeyObjects.isEmpty, rawKeyObjects.contains(object) {
       return written
     }

@@ -68,10 +68,10 @@ final class DecodingSession {
     keyTables = owner.keyTables
     typeShapes = keyTables.typeShapes
     keyedLookup = KeyedLookup(
-      entries: entries, count: absentIndex, keys: tape.keys, context: context,
+      entries: entries, count: absentIndex, context: context,
       strategy: options.keyDecodingStrategy, tables: keyTables)
     codingPaths = CodingPaths(
-      entries: entries, count: absentIndex, keys: tape.keys, keyedLookup: keyedLookup,
+      entries: entries, count: absentIndex, tape: tape, keyedLookup: keyedLookup,
       strategy: options.keyDecodingStrategy)
     keyedObjects = keyTables.spareKeyedObjects
     keyTables.spareKeyedObjects = []
@@ -89,8 +89,8 @@ final class DecodingSession {
     entries = tape.entries
     unknownKeys = Self.unknownKeyCheck(options, count: absentIndex + 1)
     keyedLookup.beginDocument(
-      entries: entries, count: absentIndex, keys: tape.keys, context: context)
-    codingPaths.beginDocument(entries: entries, count: absentIndex, keys: tape.keys)
+      entries: entries, count: absentIndex, context: context)
+    codingPaths.beginDocument(entries: entries, count: absentIndex, tape: tape)
     hasSharedValues = !context.state.sharedRoots.isEmpty
     if !sharedInstances.isEmpty { sharedInstances = [:] }
     needsSharedCopies = false
@@ -105,17 +105,16 @@ final class DecodingSession {
   /// containers that ``endRecord(_:)`` kept for the next document.
   @exclusivity(unchecked) private var spareSlotsEnd = 0
 
-  /// Lets go, between a stream's records, of the array of keys as written
-  /// that the session shares with its scan context's key cache: a record
-  /// that brings new keys then adds them in place, where a shared array
-  /// would be copied whole, which would make a stream of records with ever
-  /// new keys take quadratic time. ``beginDocument(input:)`` takes it
-  /// again (and lets go of the key names before naming new keys, for the
-  /// same reason).
+  /// Lets go, between a stream's records, of what the session shares with
+  /// its scan context's key cache (under `.custom`, the array of keys as
+  /// written): a record that brings new keys then adds them in place, where
+  /// a shared array would be copied whole, which would make a stream of
+  /// records with ever new keys take quadratic time.
+  /// ``beginDocument(input:)`` takes it again (and lets go of the key names
+  /// before naming new keys, for the same reason). The tape and the coding
+  /// paths read the keys from the context, and share nothing.
   private func setAsideDocument() {
-    tape = tape.droppingKeys
     keyedLookup.setAsideDocument()
-    codingPaths.setAsideDocument()
   }
 
   /// The check of unknown keys for a document of `count` entries, when

@@ -45,11 +45,11 @@ final class KeyedLookup {
   /// The names under the `.custom` key strategy; nil under every other.
   @exclusivity(unchecked) private var custom: CustomMemberNames?
 
-  /// Lookups in the `count` entries at `entries`, whose keys are `keys`
-  /// (by key id, as written) and are cached in `context`, by the names that
-  /// `strategy` gives them, with the scan context's `tables`.
+  /// Lookups in the `count` entries at `entries`, whose keys are cached
+  /// in `context`, by the names that `strategy` gives them, with the scan
+  /// context's `tables`.
   init(
-    entries: UnsafePointer<TapeEntry>, count: Int, keys: [String], context: ScanContext,
+    entries: UnsafePointer<TapeEntry>, count: Int, context: ScanContext,
     strategy: JSONDecoder.KeyDecodingStrategy, tables: KeyTables
   ) {
     self.entries = entries
@@ -67,7 +67,7 @@ final class KeyedLookup {
     hints = tables.hints
     names = keyTables.names(naming, updatedFrom: context.state.keys)
     hasSharedNames = names.hasSharedNames
-    beginDocument(entries: entries, count: count, keys: keys, context: context)
+    beginDocument(entries: entries, count: count, context: context)
   }
 
   /// Lets go of the custom names of the document just decoded, which hold
@@ -78,14 +78,12 @@ final class KeyedLookup {
   }
 
   /// Readies lookups in the next document scanned into `context` (a
-  /// stream's next record): its `count` entries at `entries`, whose keys
-  /// are `keys`. Nothing found in the document before is kept.
-  func beginDocument(
-    entries: UnsafePointer<TapeEntry>, count: Int, keys: [String], context: ScanContext
-  ) {
+  /// stream's next record): its `count` entries at `entries`. Nothing found
+  /// in the document before is kept.
+  func beginDocument(entries: UnsafePointer<TapeEntry>, count: Int, context: ScanContext) {
     self.entries = entries
     if let transform {
-      custom = CustomMemberNames(transform: transform, keys: keys)
+      custom = CustomMemberNames(transform: transform, keys: context.state.keys.strings)
     }
     hints.initialize(repeating: -1, count: 3 * Swift.min(count, KeyTables.hintSlots))
     keyTables.memberTables.removeAll()

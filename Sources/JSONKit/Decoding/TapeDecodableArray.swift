@@ -228,7 +228,7 @@ extension DecodingSession {
     guard offset == count else {
       return try elements(at: index) { try string(at: $0, path: $1()) }
     }
-    return Array(TapeStrings(tape: tape.droppingKeys, entries: first, count: count))
+    return Array(TapeStrings(tape: tape, entries: first, count: count))
   }
 
   /// The array at `index` as `[T]`, seen as `Result` (which is `[T]`).
@@ -275,8 +275,7 @@ struct TapeNumbersAsDoubles: RandomAccessCollection {
 /// Tape entries that are all strings, seen as the `String`s
 /// ``DecodingSession/string(at:path:)`` reads from them.
 struct TapeStrings: RandomAccessCollection {
-  /// The tape, without its keys: copying it then takes no reference that
-  /// is counted.
+  /// The tape, which holds no reference that is counted.
   let tape: Tape
   let entries: UnsafePointer<TapeEntry>
   let count: Int

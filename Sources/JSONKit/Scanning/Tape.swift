@@ -10,33 +10,21 @@ struct Tape {
   let count: Int
   let input: UnsafeRawBufferPointer
   let arena: UnsafePointer<UInt8>
+  /// The context whose key cache holds the keys, not retained: like the
+  /// pointers, the view holds no reference that is counted, so copying it
+  /// costs nothing, and a holder that keeps it between documents does not
+  /// share the key cache's array (the next scan adds to it in place).
+  private unowned(unsafe) let context: ScanContext
+
   /// Per key id, the key as a `String`.
-  let keys: [String]
-
-  /// The same view without the keys, for a holder that keeps it between
-  /// documents: so that the next scan adds to the key cache's array in
-  /// place rather than copying it because the view shares it.
-  var droppingKeys: Tape {
-    Tape(entries: entries, count: count, input: input, arena: arena, keys: [])
-  }
-
-  private init(
-    entries: UnsafePointer<TapeEntry>, count: Int, input: UnsafeRawBufferPointer,
-    arena: UnsafePointer<UInt8>, keys: [String]
-  ) {
-    self.entries = entries
-    self.count = count
-    self.input = input
-    self.arena = arena
-    self.keys = keys
-  }
+  var keys: [String] { context.state.keys.strings }
 
   /// The view of what `context` holds after scanning `input`.
   init(context: ScanContext, input: UnsafeRawBufferPointer) {
     entries = UnsafePointer(context.state.tape.base)
     count = context.state.tape.count - 1
     arena = UnsafePointer(context.state.arena.base)
-    keys = context.state.keys.strings
+    self.context = context
     self.input = input
   }
 
@@ -113,7 +101,13 @@ struct Tape {
   /// The key entry `entry` as a `String`.
   @inline(__always)
   func key(_ entry: TapeEntry) -> String {
-    keys[Int(truncatingIfNeeded: entry.payload)]
+    key(id: Int(truncatingIfNeeded: entry.payload))
+  }
+
+  /// The key with id `id` as a `String`.
+  @inline(__always)
+  func key(id: Int) -> String {
+    context.state.keys.strings[id]
   }
 
   /// The text of the number entry `entry` as it appears in `input`.

@@ -42,6 +42,8 @@ enum JSONValueBuilder {
     var members = MovingStack<JSONObject.Member>(capacity: 64)
     var keyIDs = MovingStack<UInt32>(capacity: 16)
     var frames = MovingStack<Frame>(capacity: 16)
+    // The key cache's array, taken once for the whole build.
+    let keys = tape.keys
     var index = root
     while true {
       let entry = tape[index]
@@ -91,7 +93,7 @@ enum JSONValueBuilder {
         // `consume`, or the value is copied onto the stack and the
         // original destroyed: a retain and a release per container.
         if frame.isObject {
-          let key = tape.keys[Int(truncatingIfNeeded: keyIDs.pop())]
+          let key = keys[Int(truncatingIfNeeded: keyIDs.pop())]
           members.push(JSONObject.Member(key: key, value: consume value))
         } else {
           elements.push(consume value)
