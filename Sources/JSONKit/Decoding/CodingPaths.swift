@@ -43,16 +43,12 @@ struct CodingPaths {
   /// failing on all of a large array's elements would take quadratic time.
   private var pathHints: [(container: Int, child: Int, ordinal: Int)] = []
 
-  /// The paths in the document of the `count` entries at `entries`, of
-  /// `tape` (whose key cache has the keys as written), named by
-  /// `keyedLookup` or by the closure of `strategy` when it is `.custom`.
-  /// Call ``deallocate()`` when done.
-  init(
-    entries: UnsafePointer<TapeEntry>, count: Int, tape: Tape, keyedLookup: KeyedLookup,
-    strategy: JSONDecoder.KeyDecodingStrategy
-  ) {
-    self.entries = entries
-    end = count
+  /// The paths in the document on `tape` (whose key cache has the keys as
+  /// written), named by `keyedLookup` or by the closure of `strategy` when
+  /// it is `.custom`. Call ``deallocate()`` when done.
+  init(tape: Tape, keyedLookup: KeyedLookup, strategy: JSONDecoder.KeyDecodingStrategy) {
+    entries = tape.entries
+    end = tape.count
     self.tape = tape
     self.keyedLookup = keyedLookup
     if case .custom(let transform) = strategy {
@@ -65,11 +61,11 @@ struct CodingPaths {
   }
 
   /// Readies the paths of the next document scanned into the scan context
-  /// (a stream's next record), of the `count` entries at `entries` of
-  /// `tape`: nothing remembered of the document before is kept.
-  mutating func beginDocument(entries: UnsafePointer<TapeEntry>, count: Int, tape: Tape) {
-    self.entries = entries
-    end = count
+  /// (a stream's next record), on `tape`: nothing remembered of the
+  /// document before is kept.
+  mutating func beginDocument(tape: Tape) {
+    entries = tape.entries
+    end = tape.count
     self.tape = tape
     if !rawKeyObjects.isEmpty { rawKeyObjects.removeAll() }
     descentKeys.pointee.removeAll()

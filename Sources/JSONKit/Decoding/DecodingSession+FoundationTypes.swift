@@ -135,23 +135,15 @@ extension DecodingSession {
   ) throws -> [Element]? {
     switch kind {
     case .date:
-      return reinterpret(
-        try elements(at: index) { try date(at: $0, path: $1(), depth: 1) }, as: [Element].self)
+      return try elements(at: index, as: Element.self) { try date(at: $0, path: $1(), depth: 1) }
     case .uuid:
-      return reinterpret(
-        try elements(at: index) { position, _ in
-          try uuid(at: position) ?? initialize(UUID.self, at: position)
-        },
-        as: [Element].self)
-    case .data:
-      return reinterpret(
-        try elements(at: index) { try data(at: $0, path: $1()) }, as: [Element].self)
-    case .url:
-      return reinterpret(
-        try elements(at: index) { try url(at: $0, path: $1()) }, as: [Element].self)
+      return try elements(at: index, as: Element.self) { position, _ in
+        try uuid(at: position) ?? initialize(UUID.self, at: position)
+      }
+    case .data: return try elements(at: index, as: Element.self) { try data(at: $0, path: $1()) }
+    case .url: return try elements(at: index, as: Element.self) { try url(at: $0, path: $1()) }
     case .decimal:
-      return reinterpret(
-        try elements(at: index) { try decimal(at: $0, path: $1()) }, as: [Element].self)
+      return try elements(at: index, as: Element.self) { try decimal(at: $0, path: $1()) }
     default:
       return nil
     }

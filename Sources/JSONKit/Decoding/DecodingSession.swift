@@ -71,8 +71,7 @@ final class DecodingSession {
       entries: entries, count: absentIndex, context: context,
       strategy: options.keyDecodingStrategy, tables: keyTables)
     codingPaths = CodingPaths(
-      entries: entries, count: absentIndex, tape: tape, keyedLookup: keyedLookup,
-      strategy: options.keyDecodingStrategy)
+      tape: tape, keyedLookup: keyedLookup, strategy: options.keyDecodingStrategy)
     keyedObjects = keyTables.spareKeyedObjects
     keyTables.spareKeyedObjects = []
     hasSharedValues = !context.state.sharedRoots.isEmpty
@@ -90,7 +89,7 @@ final class DecodingSession {
     unknownKeys = Self.unknownKeyCheck(options, count: absentIndex + 1)
     keyedLookup.beginDocument(
       entries: entries, count: absentIndex, context: context)
-    codingPaths.beginDocument(entries: entries, count: absentIndex, tape: tape)
+    codingPaths.beginDocument(tape: tape)
     hasSharedValues = !context.state.sharedRoots.isEmpty
     if !sharedInstances.isEmpty { sharedInstances = [:] }
     needsSharedCopies = false

@@ -98,6 +98,16 @@ extension DecodingSession {
   }
 
   /// The elements of the array at `index` as ``elements(at:_:)`` reads
+  /// them, each of type `Leaf`, seen as `[Element]` (which `[Leaf]` is),
+  /// for code that knows the one type through the other.
+  @inline(__always)
+  func elements<Leaf, Element>(
+    at index: Int, as type: Element.Type, _ read: (Int, () -> [any CodingKey]) throws -> Leaf
+  ) throws -> [Element] {
+    reinterpret(try elements(at: index, read), as: [Element].self)
+  }
+
+  /// The elements of the array at `index` as ``elements(at:_:)`` reads
   /// them, for elements that are plain bits. A short array is read onto the
   /// stack and then copied into an array: unlike reserving storage, making
   /// an array from a buffer is inlined and specialised here, so its storage

@@ -21,8 +21,12 @@ extension JKDecoder {
   public func decodeLines<T: Decodable>(_ type: T.Type, from data: Data) throws -> [T] {
     let decoder = RecordDecoder(options: withOptions { $0 })
     return try data.withUnsafeBytes { bytes in
-      var records = RecordBuffer<T>()
-      defer { records.deallocate() }
+      // Records move onto the stack as they are decoded, and into the array
+      // once at the end: appending to an array from code not specialized
+      // for `T`, as a generic caller's is not, would look up the array's
+      // metadata for every record, and copy it in and destroy the original.
+      // An error leaves the stack to destroy the records before it.
+      var records = MovingStack<T>(capacity: 16)
       var start = 0
       var line = 1
       while start < bytes.count {
@@ -34,7 +38,7 @@ extension JKDecoder {
           // Each record goes from the decoder into the buffer as it is, not
           // through an optional, which code not specialized for `T` copies.
           do {
-            records.append(try decoder.decode(type, from: bytes))
+            records.push(try decoder.decode(type, from: bytes))
           } catch let error as DecodingError {
             if let error = Self.lineError(error, place: place) { throw error }
           }
@@ -42,7 +46,7 @@ extension JKDecoder {
         start += length + 1
         line += 1
       }
-      return records.moveToArray()
+      return records.popAllAsArray()
     }
   }
 
@@ -205,59 +209,5 @@ extension JKDecoder {
     } catch let error as DecodingError {
       throw place.relocate(error)
     }
-  }
-}
-
-/// The records of ``JKDecoder/decodeLines(_:from:)-(_,Data)`` as they are
-/// decoded, moved into an array at the end.
-///
-/// Appending to an array in code that is not specialized for its element
-/// type, as a generic caller's is not, looks up the array's metadata at run
-/// time for every element, and copies the element in and destroys the
-/// original through its witnesses; for records of a hundred bytes that was
-/// a tenth of their decoding. Here each record is moved in, and the array
-/// is made once.
-private struct RecordBuffer<Element> {
-  private var base: UnsafeMutablePointer<Element>?
-  private var capacity = 0
-  private var count = 0
-
-  @inline(__always)
-  mutating func append(_ element: consuming Element) {
-    if count == capacity { grow() }
-    (base.unsafelyUnwrapped + count).initialize(to: element)
-    count += 1
-  }
-
-  /// The records as an array; the buffer is left empty.
-  mutating func moveToArray() -> [Element] {
-    guard let base else { return [] }
-    let moved = count
-    count = 0
-    return [Element](unsafeUninitializedCapacity: moved) { buffer, initialized in
-      buffer.baseAddress.unsafelyUnwrapped.moveInitialize(from: base, count: moved)
-      initialized = moved
-    }
-  }
-
-  /// Frees the memory, destroying any records still in it (after an error).
-  mutating func deallocate() {
-    guard let base else { return }
-    base.deinitialize(count: count)
-    base.deallocate()
-    self.base = nil
-    capacity = 0
-    count = 0
-  }
-
-  private mutating func grow() {
-    let newCapacity = Swift.max(16, capacity * 2)
-    let newBase = UnsafeMutablePointer<Element>.allocate(capacity: newCapacity)
-    if let base {
-      newBase.moveInitialize(from: base, count: count)
-      base.deallocate()
-    }
-    base = newBase
-    capacity = newCapacity
   }
 }

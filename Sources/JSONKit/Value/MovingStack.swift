@@ -57,6 +57,19 @@ struct MovingStack<Element>: ~Copyable {
     popMoving(n) { [Element](MovedElements(from: $0, count: n)) }
   }
 
+  /// Every element as an array, bottom-most first, moved out in one block;
+  /// the stack is left empty. For code not specialized for `Element`, where
+  /// filling an array from ``MovedElements`` would move each element
+  /// through its witnesses and optionals.
+  mutating func popAllAsArray() -> [Element] {
+    let moved = count
+    count = 0
+    return [Element](unsafeUninitializedCapacity: moved) { buffer, initialized in
+      buffer.baseAddress.unsafelyUnwrapped.moveInitialize(from: base, count: moved)
+      initialized = moved
+    }
+  }
+
   @inline(never)
   private mutating func grow() {
     let newCapacity = capacity * 2
