@@ -11,7 +11,7 @@ import Foundation
 final class DecodingSession {
   // The fields that describe the document are unchecked: one decode at a
   // time uses a session, and they change only between documents (a
-  // stream's records share one session, see ``beginDocument(input:)``).
+  // stream's records share one session, see ``beginDocument(_:)``).
 
   /// The scanned document. Its input pointer is replaced by an owned copy
   /// if a decoder outlives the `decode` call (see ``detach()``).
@@ -27,7 +27,7 @@ final class DecodingSession {
   /// The scan context the tape lives in; kept alive as long as the session.
   let context: ScanContext
   /// What `context` is pooled in, with the key tables made from its keys.
-  private let owner: DecodingContext
+  let owner: DecodingContext
   /// The index of the scan's end entry, a `null` past the document, read by
   /// decoders of absent values (`superDecoder(forKey:)` for a missing key).
   @exclusivity(unchecked) private(set) var absentIndex: Int
@@ -55,11 +55,18 @@ final class DecodingSession {
 
   /// A session over the document just scanned into `owner`'s scan context
   /// from `input`.
-  init(owner: DecodingContext, input: UnsafeRawBufferPointer, options: JKDecoder.Options) {
+  convenience init(
+    owner: DecodingContext, input: UnsafeRawBufferPointer, options: JKDecoder.Options
+  ) {
+    self.init(owner: owner, document: Tape(context: owner.scan, input: input), options: options)
+  }
+
+  /// A session over `document`, on the tape of `owner`'s scan context.
+  init(owner: DecodingContext, document: Tape, options: JKDecoder.Options) {
     self.owner = owner
     let context = owner.scan
     self.context = context
-    tape = Tape(context: context, input: input)
+    tape = document
     absentIndex = tape.count
     entries = tape.entries
     self.options = options
@@ -82,8 +89,8 @@ final class DecodingSession {
   /// before has ended and no decoder or container of it is left: what it
   /// knew of that document is forgotten, and the containers its makers
   /// keep are given out again.
-  func beginDocument(input: UnsafeRawBufferPointer) {
-    tape = Tape(context: context, input: input)
+  func beginDocument(_ document: Tape) {
+    tape = document
     absentIndex = tape.count
     entries = tape.entries
     unknownKeys = Self.unknownKeyCheck(options, count: absentIndex + 1)
@@ -109,7 +116,7 @@ final class DecodingSession {
   /// written): a record that brings new keys then adds them in place, where
   /// a shared array would be copied whole, which would make a stream of
   /// records with ever new keys take quadratic time.
-  /// ``beginDocument(input:)`` takes it again (and lets go of the key names
+  /// ``beginDocument(_:)`` takes it again (and lets go of the key names
   /// before naming new keys, for the same reason). The tape and the coding
   /// paths read the keys from the context, and share nothing.
   private func setAsideDocument() {
@@ -138,7 +145,7 @@ final class DecodingSession {
     let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: max(input.count, 1), alignment: 8)
     copy.copyMemory(from: input)
     ownedInput = copy
-    tape = Tape(context: context, input: UnsafeRawBufferPointer(rebasing: copy[0..<input.count]))
+    tape = tape.reading(UnsafeRawBufferPointer(rebasing: copy[0..<input.count]))
   }
 
   // MARK: - Tape access

@@ -341,15 +341,17 @@ public final class JKDecoder: LockedOptions, @unchecked Sendable {
   /// Scans `text` into `context` as `configuration` says, returning the
   /// bytes read: the text's, or `{}` for empty text when `options` let an
   /// object's braces be left out (the scanner reads no input at all as an
-  /// error). Throws `DecodingError` for a syntax error.
+  /// error); after what the tape holds when `appending`. Throws
+  /// `DecodingError` for a syntax error.
   static func scan(
     _ text: InputText, into context: ScanContext, _ options: Options,
-    _ configuration: ScanConfiguration
+    _ configuration: ScanConfiguration, appending: Bool = false
   ) throws -> UnsafeRawBufferPointer {
     let bytes =
       text.utf8.isEmpty && options.assumesTopLevelDictionary ? Self.emptyObject : text.utf8
     do {
-      try text.scan(into: context, configuration: configuration, reading: bytes)
+      try text.scan(
+        into: context, configuration: configuration, reading: bytes, appending: appending)
     } catch {
       throw DecodingErrors.invalidJSON(error)
     }

@@ -6,7 +6,7 @@
 /// making a session, taking a scan context from the pool and copying the
 /// decoder's options would cost nearly as much again per record: here each
 /// record scans into the context the last one used and the session begins
-/// the new document (``DecodingSession/beginDocument(input:)``), with the
+/// the new document (``DecodingSession/beginDocument(_:)``), with the
 /// keyed containers of the record before given out again
 /// (``DecodingSession/endRecord(_:)``). A session
 /// that a decoded value kept (a model that stores its decoder) keeps its
@@ -15,13 +15,42 @@
 /// past what a pool keeps, which goes back to the pool to be trimmed, so
 /// that memory stays bounded by the largest record.
 ///
-/// One stream's reader uses it, one record at a time.
+/// Records are read in batches (``decode(_:records:bytes:deliver:)``):
+/// every record of a batch is scanned onto one tape, each after the one
+/// before, and then each is decoded. The scanner and the decoder are each
+/// more code than a processor's instruction cache holds beside the other,
+/// and alternating between them for every record of a hundred bytes
+/// costs more time than decoding the record; a batch runs each of them
+/// over many records in turn.
+///
+/// One stream's reader uses it, one record or batch at a time.
 final class RecordDecoder {
   private let options: JKDecoder.Options
   private let configuration: ScanConfiguration
   /// The session of the record before, free for the next one; nil before
   /// the first record and after one that left it unfit to reuse.
   private var session: DecodingSession?
+
+  /// A record of a batch on the tape: the bytes scanned (its own, or `{}`
+  /// for an empty one whose object's braces may be left out) and the
+  /// tape indexes of its root and of its end entry.
+  private struct ScannedRecord {
+    var input: UnsafeRawBufferPointer
+    var root: Int
+    var end: Int
+  }
+
+  /// The record of a batch that failed, by its index, and its error.
+  struct Failure: Error {
+    let index: Int
+    let error: any Error
+  }
+
+  /// The most records one batch holds.
+  static let batchRecords = 64
+  /// The bytes of records after which a batch takes no more (its last
+  /// record may be of any length).
+  static let batchBytes = 16 << 10
 
   /// Records decoded with `options`.
   init(options: JKDecoder.Options) {
@@ -31,6 +60,113 @@ final class RecordDecoder {
 
   deinit {
     session?.giveBack(to: DecodingContext.shared)
+  }
+
+  /// Decodes the records `records` of a batch in order, `bytes(i)` being
+  /// the UTF-8 of the record at `i` (valid for the call), and passes each
+  /// value to `deliver` as it is decoded. Stops at the first record that
+  /// fails, whose failure it returns: the records before it have been
+  /// delivered.
+  func decode<T: Decodable>(
+    _ type: T.Type, records: Range<Int>, bytes: (Int) -> UnsafeRawBufferPointer,
+    deliver: (consuming T) -> Void
+  ) -> Failure? {
+    guard !records.isEmpty else { return nil }
+    var held = session.take()
+    let context = held?.owner ?? DecodingContext.shared.take()
+    var scanned: [ScannedRecord] = []
+    scanned.reserveCapacity(records.count)
+    let scanFailure = scan(records, bytes: bytes, into: context, &scanned)
+    var failure: Failure?
+    for (offset, record) in scanned.enumerated() {
+      let index = records.lowerBound + offset
+      let document = Tape(
+        context: context.scan, input: record.input, root: record.root, end: record.end)
+      var current = Self.session(&held, owner: context, document: document, options)
+      let free: Bool
+      do {
+        let value = try current.decodeDocument(InputText(utf8: bytes(index))) {
+          try $0.session.unwrap(type, at: 0, path: [])
+        }
+        free = DecodingSession.endRecord(&current)
+        deliver(consume value)
+      } catch {
+        failure = Failure(index: index, error: error)
+        free = DecodingSession.endRecord(&current)
+      }
+      if free {
+        held = current
+      } else {
+        // A decoded value kept the session, and the context with the
+        // rest of the batch's tape: the rest is read record by record.
+        if failure == nil {
+          failure = decodeAlone(
+            type, records: index + 1..<records.lowerBound + scanned.count, bytes: bytes,
+            deliver: deliver)
+        }
+        break
+      }
+      if failure != nil { break }
+    }
+    if let held {
+      keepOrGiveBack(held)
+    } else if scanned.isEmpty {
+      // No session was made over the context: it goes straight back.
+      DecodingContext.shared.give(context)
+    }
+    return failure ?? scanFailure
+  }
+
+  /// Scans the records onto the tape of `context`, each after the one
+  /// before, adding each to `scanned`; stops at the first that fails to
+  /// scan, whose failure it returns.
+  private func scan(
+    _ records: Range<Int>, bytes: (Int) -> UnsafeRawBufferPointer, into context: DecodingContext,
+    _ scanned: inout [ScannedRecord]
+  ) -> Failure? {
+    for index in records {
+      let appending = index != records.lowerBound
+      let root = appending ? context.scan.state.tape.count : 0
+      do {
+        let input = try JKDecoder.scan(
+          InputText(utf8: bytes(index)), into: context.scan, options, configuration,
+          appending: appending)
+        scanned.append(
+          ScannedRecord(input: input, root: root, end: context.scan.state.tape.count - 1))
+      } catch {
+        return Failure(index: index, error: error)
+      }
+    }
+    return nil
+  }
+
+  /// The session for the next record, over `document`: the one `held`
+  /// (which it takes), or a new one on `owner`.
+  private static func session(
+    _ held: inout DecodingSession?, owner: DecodingContext, document: Tape,
+    _ options: JKDecoder.Options
+  ) -> DecodingSession {
+    if let reused = held.take() {
+      reused.beginDocument(document)
+      return reused
+    }
+    return DecodingSession(owner: owner, document: document, options: options)
+  }
+
+  /// Decodes the records one at a time, each scanned and decoded before
+  /// the next, as ``decode(_:records:bytes:deliver:)`` does.
+  private func decodeAlone<T: Decodable>(
+    _ type: T.Type, records: Range<Int>, bytes: (Int) -> UnsafeRawBufferPointer,
+    deliver: (consuming T) -> Void
+  ) -> Failure? {
+    for index in records {
+      do {
+        deliver(try decode(type, from: bytes(index)))
+      } catch {
+        return Failure(index: index, error: error)
+      }
+    }
+    return nil
   }
 
   /// Decodes `type` from one record's UTF-8 `bytes`, which are valid for
@@ -50,7 +186,7 @@ final class RecordDecoder {
       keepOrGiveBack(current)
       throw error
     }
-    current.beginDocument(input: input)
+    current.beginDocument(Tape(context: current.context, input: input))
     return try decode(type, text, in: &current)
   }
 

@@ -3,15 +3,18 @@
 /// parsers and validators) scans through here, so that an error is always
 /// placed in the caller's bytes.
 extension InputText {
-  /// Scans the text into the tape of `context`. `bytes`, when given, are
-  /// read in the text's place (`{}` for the empty input of a top level
-  /// whose braces may be left out); a place in them is a place in the text.
+  /// Scans the text into the tape of `context`, or after what the tape
+  /// holds when `appending` (see ``Scanner/run(_:into:configuration:appending:)``).
+  /// `bytes`, when given, are read in the text's place (`{}` for the empty
+  /// input of a top level whose braces may be left out); a place in them is
+  /// a place in the text.
   func scan(
     into context: ScanContext, configuration: ScanConfiguration,
-    reading bytes: UnsafeRawBufferPointer? = nil
+    reading bytes: UnsafeRawBufferPointer? = nil, appending: Bool = false
   ) throws(JKParseError) {
     do {
-      try Scanner.scan(bytes ?? utf8, into: context, configuration: configuration)
+      try Scanner.scan(
+        bytes ?? utf8, into: context, configuration: configuration, appending: appending)
     } catch {
       throw relocated(error)
     }

@@ -53,6 +53,10 @@ struct Scanner<Recording: ScanRecording> {
   /// Whether that object has been closed by the end of the input, its only
   /// proper ending.
   var bracelessObjectEnded = false
+  /// The tape index of the document's root: 0, or where a document scanned
+  /// after others on the same tape begins (see ``run(_:into:configuration:appending:)``).
+  /// Containers record their end counting from it.
+  private var tapeStart = 0
 
   private init(
     base: UnsafePointer<UInt8>, count: Int, state: consuming ScanState,
@@ -72,8 +76,17 @@ struct Scanner<Recording: ScanRecording> {
 
   /// Scans `input` with the buffers of `context`; when recording the tape,
   /// it replaces what was there, and on return the root value is entry 0.
+  ///
+  /// `appending` keeps what the tape and arena hold and records the
+  /// document after it, as if its entries began at index 0: its root is
+  /// the entry at the tape's count before the scan, and its containers'
+  /// end indexes count from there, so that a view starting at the root
+  /// reads it as any document (a stream scans a batch of records so, one
+  /// after another, before decoding them). A scan that fails then leaves
+  /// the tape and arena as they were.
   static func run(
-    _ input: UnsafeRawBufferPointer, into context: ScanContext, configuration: ScanConfiguration
+    _ input: UnsafeRawBufferPointer, into context: ScanContext, configuration: ScanConfiguration,
+    appending: Bool = false
   ) throws(JKParseError) {
     guard let start = input.baseAddress, input.count > 0 else {
       throw JKParseError(.emptyInput, "the input is empty", offset: 0, in: input)
@@ -100,20 +113,27 @@ struct Scanner<Recording: ScanRecording> {
         // The stored member's own address: the move leaves it empty.
         state.moveInitialize(from: scanner.pointer(to: \.state).unsafelyUnwrapped, count: 1)
       }
-      try scanner.pointee.scan(input)
+      try scanner.pointee.scan(input, appending: appending)
     }
   }
 
   /// Scans the document: `input` is the scanner's text, for errors.
-  private mutating func scan(_ input: UnsafeRawBufferPointer) throws(JKParseError) {
-    state.tape.count = 0
-    state.arena.count = 0
+  private mutating func scan(_ input: UnsafeRawBufferPointer, appending: Bool) throws(JKParseError)
+  {
+    let arenaStart = appending ? state.arena.count : 0
+    tapeStart = appending ? state.tape.count : 0
+    state.tape.count = tapeStart
+    state.arena.count = arenaStart
     state.stack.count = 0
     state.keyStack.count = 0
     state.keys.beginDocument()
     do {
       try scanDocument()
     } catch {
+      if appending {
+        state.tape.count = tapeStart
+        state.arena.count = arenaStart
+      }
       throw JKParseError(error.kind, error.message, offset: error.offset, in: input)
     }
     if Recording.recordsTape { state.tape.append(TapeEntry.end) }
@@ -234,7 +254,7 @@ struct Scanner<Recording: ScanRecording> {
     let open = state.stack.base[state.stack.count]
     let tapeIndex = Int(truncatingIfNeeded: open & 0xFFFF_FFFF)
     let childCount = (open >> 32) & 0x7FFF_FFFF
-    state.tape.base[tapeIndex].payload = childCount << 32 | UInt64(state.tape.count)
+    state.tape.base[tapeIndex].payload = childCount << 32 | UInt64(state.tape.count &- tapeStart)
   }
 
   @inline(__always)
@@ -244,7 +264,7 @@ struct Scanner<Recording: ScanRecording> {
     let open = state.stack.base[state.stack.count]
     let tapeIndex = Int(truncatingIfNeeded: open & 0xFFFF_FFFF)
     let childCount = (open >> 32) & 0x7FFF_FFFF
-    state.tape.base[tapeIndex].payload = childCount << 32 | UInt64(state.tape.count)
+    state.tape.base[tapeIndex].payload = childCount << 32 | UInt64(state.tape.count &- tapeStart)
     let keyCount = Int(childCount)
     if keyCount > 1,
       state.hasRepeatedKeys(amongLast: keyCount)
@@ -850,13 +870,15 @@ struct Scanner<Recording: ScanRecording> {
 }
 
 extension Scanner where Recording == TapeRecording {
-  /// Scans `input` onto the tape of `context`, replacing what was there.
-  /// On return the root value is entry 0.
+  /// Scans `input` onto the tape of `context`, replacing what was there
+  /// (on return the root value is entry 0), or after it when `appending`
+  /// (see ``run(_:into:configuration:appending:)``).
   @inline(__always)
   static func scan(
-    _ input: UnsafeRawBufferPointer, into context: ScanContext, configuration: ScanConfiguration
+    _ input: UnsafeRawBufferPointer, into context: ScanContext, configuration: ScanConfiguration,
+    appending: Bool = false
   ) throws(JKParseError) {
-    try run(input, into: context, configuration: configuration)
+    try run(input, into: context, configuration: configuration, appending: appending)
   }
 }
 

@@ -21,11 +21,35 @@ struct Tape {
 
   /// The view of what `context` holds after scanning `input`.
   init(context: ScanContext, input: UnsafeRawBufferPointer) {
-    entries = UnsafePointer(context.state.tape.base)
-    count = context.state.tape.count - 1
+    self.init(context: context, input: input, root: 0, end: context.state.tape.count - 1)
+  }
+
+  /// The view of the document scanned from `input` whose root is the
+  /// entry at `root` and whose end entry is at `end`: one of the documents
+  /// that scans ``Scanner/run(_:into:configuration:appending:)`` put on one
+  /// tape, seen as if it began at index 0.
+  init(context: ScanContext, input: UnsafeRawBufferPointer, root: Int, end: Int) {
+    entries = UnsafePointer(context.state.tape.base + root)
+    count = end - root
     arena = UnsafePointer(context.state.arena.base)
     self.context = context
     self.input = input
+  }
+
+  /// The same document read from `input`, a copy of its input.
+  func reading(_ input: UnsafeRawBufferPointer) -> Tape {
+    Tape(entries: entries, count: count, input: input, arena: arena, context: context)
+  }
+
+  private init(
+    entries: UnsafePointer<TapeEntry>, count: Int, input: UnsafeRawBufferPointer,
+    arena: UnsafePointer<UInt8>, context: ScanContext
+  ) {
+    self.entries = entries
+    self.count = count
+    self.input = input
+    self.arena = arena
+    self.context = context
   }
 
   @inline(__always)

@@ -27,24 +27,32 @@ extension JKDecoder {
       // metadata for every record, and copy it in and destroy the original.
       // An error leaves the stack to destroy the records before it.
       var records = MovingStack<T>(capacity: 16)
+      var batch: [StreamRecord] = []
+      batch.reserveCapacity(RecordDecoder.batchRecords)
       var start = 0
       var line = 1
       while start < bytes.count {
-        let rest = UnsafeRawBufferPointer(rebasing: bytes[start...])
-        let length = LineFramer.lineEnd(in: rest) ?? rest.count
-        let place = RecordPlace(kind: .line, ordinal: line, offset: start, line: line, column: 1)
-        let bytes = UnsafeRawBufferPointer(rebasing: rest[..<length])
-        if !LineFramer.isBlank(bytes) {
-          // Each record goes from the decoder into the buffer as it is, not
-          // through an optional, which code not specialized for `T` copies.
-          do {
-            records.push(try decoder.decode(type, from: bytes))
-          } catch let error as DecodingError {
-            if let error = Self.lineError(error, place: place) { throw error }
+        // The lines of one batch: scanned together, then decoded.
+        batch.removeAll(keepingCapacity: true)
+        var length = 0
+        while start < bytes.count, batch.count < RecordDecoder.batchRecords,
+          length < RecordDecoder.batchBytes
+        {
+          let rest = UnsafeRawBufferPointer(rebasing: bytes[start...])
+          let end = LineFramer.lineEnd(in: rest) ?? rest.count
+          let record = UnsafeRawBufferPointer(rebasing: rest[..<end])
+          if !LineFramer.isBlank(record) {
+            let place = RecordPlace(
+              kind: .line, ordinal: line, offset: start, line: line, column: 1)
+            batch.append((record, place))
+            length += end
           }
+          start += end + 1
+          line += 1
         }
-        start += length + 1
-        line += 1
+        try Self.decodeLines(type, batch, with: decoder) {
+          (record: consuming T) in records.push(record)
+        }
       }
       return records.popAllAsArray()
     }
@@ -77,7 +85,7 @@ extension JKDecoder {
   ) -> JKRecordSequence<T> where Chunks.Element: Sequence, Chunks.Element.Element == UInt8 {
     let lines = linesReader(type)
     return JKRecordSequence(
-      chunks: chunks, framer: LineFramer(), maxRecordSize: maxRecordSize, makeRead: lines)
+      chunks: chunks, framer: LineFramer(), maxRecordSize: maxRecordSize, makeBatchRead: lines)
   }
 
   /// Decodes JSON Lines from an async sequence of bytes (such as a file's
@@ -89,7 +97,7 @@ extension JKDecoder {
   ) -> JKRecordSequence<T> where Bytes.Element == UInt8 {
     let lines = linesReader(type)
     return JKRecordSequence(
-      bytes: bytes, framer: LineFramer(), maxRecordSize: maxRecordSize, makeRead: lines)
+      bytes: bytes, framer: LineFramer(), maxRecordSize: maxRecordSize, makeBatchRead: lines)
   }
 
   /// Decodes the elements of one top-level JSON array from an async
@@ -122,7 +130,7 @@ extension JKDecoder {
   ) -> JKRecordSequence<T> where Chunks.Element: Sequence, Chunks.Element.Element == UInt8 {
     let (framer, elements) = elementsReader(type)
     return JKRecordSequence(
-      chunks: chunks, framer: framer, maxRecordSize: maxRecordSize, makeRead: elements)
+      chunks: chunks, framer: framer, maxRecordSize: maxRecordSize, makeBatchRead: elements)
   }
 
   /// Decodes the elements of one top-level JSON array from an async
@@ -133,16 +141,16 @@ extension JKDecoder {
   ) -> JKRecordSequence<T> where Bytes.Element == UInt8 {
     let (framer, elements) = elementsReader(type)
     return JKRecordSequence(
-      bytes: bytes, framer: framer, maxRecordSize: maxRecordSize, makeRead: elements)
+      bytes: bytes, framer: framer, maxRecordSize: maxRecordSize, makeBatchRead: elements)
   }
 
   /// What makes, per iteration, the reader of JSON Lines records of
   /// `type`, with the options in force now.
-  private func linesReader<T: Decodable>(_ type: T.Type) -> () -> JKRecordSequence<T>.RecordRead {
+  private func linesReader<T: Decodable>(_ type: T.Type) -> () -> JKRecordSequence<T>.BatchRead {
     let options = withOptions { $0 }
     return {
       let decoder = RecordDecoder(options: options)
-      return { try Self.decodeLine(type, from: $0, place: $1, with: decoder) }
+      return { try Self.decodeLines(type, $0, with: decoder, deliver: $1) }
     }
   }
 
@@ -150,7 +158,7 @@ extension JKDecoder {
   /// iteration, the reader of its elements of `type`, with the options in
   /// force now.
   private func elementsReader<T: Decodable>(_ type: T.Type) -> (
-    ArrayElementFramer, () -> JKRecordSequence<T>.RecordRead
+    ArrayElementFramer, () -> JKRecordSequence<T>.BatchRead
   ) {
     let options = withOptions { $0 }
     let framer = ArrayElementFramer(options: options.parseOptions, maxDepth: options.maxDepth)
@@ -158,22 +166,31 @@ extension JKDecoder {
       framer,
       {
         let decoder = RecordDecoder(options: Self.elementOptions(options))
-        return { try Self.decodeElement(type, from: $0, place: $1, with: decoder) }
+        return { batch, deliver in
+          let failure = decoder.decode(
+            type, records: batch.indices, bytes: { batch[$0].bytes }, deliver: deliver)
+          guard let failure else { return }
+          guard let error = failure.error as? DecodingError else { throw failure.error }
+          throw batch[failure.index].place.relocate(error)
+        }
       }
     )
   }
 
-  /// One JSON Lines record, or `nil` for a line holding no value.
-  private static func decodeLine<T: Decodable>(
-    _ type: T.Type, from bytes: UnsafeRawBufferPointer, place: RecordPlace,
-    with decoder: RecordDecoder
-  ) throws -> T? {
-    if LineFramer.isBlank(bytes) { return nil }
-    do {
-      return try decoder.decode(type, from: bytes)
-    } catch let error as DecodingError {
-      if let error = lineError(error, place: place) { throw error }
-      return nil
+  /// Decodes a batch of JSON Lines records in order, passing each to
+  /// `deliver`; lines that hold no value are skipped. Throws the error of
+  /// the first record that fails, placed in the stream.
+  private static func decodeLines<T: Decodable>(
+    _ type: T.Type, _ batch: [StreamRecord], with decoder: RecordDecoder,
+    deliver: (consuming T) -> Void
+  ) throws {
+    var from = 0
+    while let failure = decoder.decode(
+      type, records: from..<batch.count, bytes: { batch[$0].bytes }, deliver: deliver)
+    {
+      guard let error = failure.error as? DecodingError else { throw failure.error }
+      if let error = lineError(error, place: batch[failure.index].place) { throw error }
+      from = failure.index + 1
     }
   }
 
@@ -197,17 +214,5 @@ extension JKDecoder {
     // At least 0, so that no limit (Int.min included) can overflow here.
     options.maxDepth = Swift.max(Swift.min(options.maxDepth, JSONValue.maxDepthLimit), 1) - 1
     return options
-  }
-
-  /// One element of a top-level array.
-  private static func decodeElement<T: Decodable>(
-    _ type: T.Type, from bytes: UnsafeRawBufferPointer, place: RecordPlace,
-    with decoder: RecordDecoder
-  ) throws -> T {
-    do {
-      return try decoder.decode(type, from: bytes)
-    } catch let error as DecodingError {
-      throw place.relocate(error)
-    }
   }
 }

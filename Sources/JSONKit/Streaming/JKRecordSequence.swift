@@ -17,20 +17,42 @@
 /// can be iterated only once gives its records only once.
 public struct JKRecordSequence<Element>: AsyncSequence {
   private let makeReader: () -> any RecordProducing
-  private let makeRead: () -> RecordRead
+  private let makeRead: () -> BatchRead
 
   /// What makes a record's element, or `nil` for a record that is skipped
   /// (a blank line): one per iteration, which may keep what serves the
   /// next record.
   typealias RecordRead = (UnsafeRawBufferPointer, RecordPlace) throws -> Element?
 
-  /// Records framed by the reader that `makeReader` makes, read by the
-  /// function that `makeRead` makes; each iteration makes its own.
+  /// What reads a batch of records in order, passing each one's element to
+  /// the function given (none for a skipped record), and throws the error
+  /// of the first record that fails, after which it reads none: one per
+  /// iteration, which may keep what serves the next batch.
+  typealias BatchRead = ([StreamRecord], (consuming Element) -> Void) throws -> Void
+
+  /// Records framed by the reader that `makeReader` makes, read in batches
+  /// by the function that `makeRead` makes; each iteration makes its own.
+  init(
+    makeReader: @escaping () -> any RecordProducing, makeBatchRead: @escaping () -> BatchRead
+  ) {
+    self.makeReader = makeReader
+    self.makeRead = makeBatchRead
+  }
+
+  /// Records framed by the reader that `makeReader` makes, read one at a
+  /// time by the function that `makeRead` makes; each iteration makes its
+  /// own.
   init(
     makeReader: @escaping () -> any RecordProducing, makeRead: @escaping () -> RecordRead
   ) {
-    self.makeReader = makeReader
-    self.makeRead = makeRead
+    self.init(makeReader: makeReader) {
+      let read = makeRead()
+      return { batch, deliver in
+        for record in batch {
+          if let element = try read(record.bytes, record.place) { deliver(element) }
+        }
+      }
+    }
   }
 
   /// Starts reading the stream.
@@ -41,9 +63,10 @@ public struct JKRecordSequence<Element>: AsyncSequence {
   /// Reads a stream's records one at a time.
   public struct AsyncIterator: AsyncIteratorProtocol {
     private let reader: any RecordProducing
-    private let read: RecordRead
+    private let read: BatchRead
+    private let batch = RecordBatch<Element>()
 
-    fileprivate init(reader: any RecordProducing, read: @escaping RecordRead) {
+    fileprivate init(reader: any RecordProducing, read: @escaping BatchRead) {
       self.reader = reader
       self.read = read
     }
@@ -51,53 +74,200 @@ public struct JKRecordSequence<Element>: AsyncSequence {
     /// The next record, or `nil` after the last one or after an error.
     public mutating func next() async throws -> Element? {
       while true {
-        // A record already in the buffer is read without an `await`.
-        var record = try reader.nextBuffered()
-        if record == nil { record = try await reader.next() }
-        guard let record else { return nil }
-        if let element = try element(of: record) { return element }
+        if batch.hasReady {
+          // Cancellation is seen at every record delivered, not only when
+          // a batch is framed.
+          do {
+            try Task.checkCancellation()
+          } catch {
+            end()
+            throw error
+          }
+          return batch.nextReady()
+        }
+        if let error = batch.error.take() {
+          end()
+          throw error
+        }
+        // A record already in the buffer is framed without an `await`.
+        var first = try reader.nextBuffered()
+        if first == nil { first = try await reader.next() }
+        guard let first else { return nil }
+        readBatch(from: first)
       }
     }
 
-    /// The element `read` makes of `record`, or nil for a skipped one; an
-    /// error stops the reader.
-    private func element(of record: (bytes: UnsafeRawBufferPointer, place: RecordPlace)) throws
-      -> Element?
-    {
-      do {
-        return try read(record.bytes, record.place)
-      } catch {
-        reader.stop()
-        throw error
+    /// Frames the batch that begins with `first`, with the records after
+    /// it that the buffer holds whole (up to what one batch takes), and
+    /// reads it into ``RecordBatch``'s ready elements; an error, in the
+    /// batch's records or in framing the one after them, waits there until
+    /// the elements before it are delivered.
+    private func readBatch(from first: StreamRecord) {
+      batch.records.removeAll(keepingCapacity: true)
+      batch.records.append(first)
+      var length = first.bytes.count
+      var framingError: (any Error)?
+      while batch.records.count < RecordDecoder.batchRecords, length < RecordDecoder.batchBytes {
+        do {
+          guard let record = try reader.nextBuffered() else { break }
+          batch.records.append(record)
+          length += record.bytes.count
+        } catch {
+          framingError = error
+          break
+        }
       }
+      do {
+        try read(batch.records) { (element: consuming Element) in batch.push(element) }
+        batch.error = framingError
+      } catch {
+        batch.error = error
+      }
+    }
+
+    /// Ends the stream after an error: nothing is delivered after it.
+    private func end() {
+      reader.stop()
+      batch.dropReady()
     }
   }
 }
 
+/// A record framed in a stream: its bytes, valid until the reader next
+/// reads from its source, and its place in the stream.
+typealias StreamRecord = (bytes: UnsafeRawBufferPointer, place: RecordPlace)
+
+/// The batch an iterator of a ``JKRecordSequence`` reads at a time: the
+/// records framed (kept for their storage), the elements read from them
+/// and not yet delivered, and the error that comes after those.
+///
+/// The elements are moved in and out of memory of their own, not appended
+/// to an array, which code not specialized for `Element` does through the
+/// array's metadata, looked up every time.
+///
+/// One iterator uses it, and no access to its members overlaps another
+/// (none calls out while it holds one), so they are not checked.
+final class RecordBatch<Element> {
+  @exclusivity(unchecked) var records: [StreamRecord] = []
+  /// The error to throw once the ready elements are delivered.
+  @exclusivity(unchecked) var error: (any Error)?
+  @exclusivity(unchecked) private var elements: UnsafeMutablePointer<Element>
+  @exclusivity(unchecked) private var capacity: Int
+  /// The ready elements are those at `first..<end`.
+  @exclusivity(unchecked) private var first = 0
+  @exclusivity(unchecked) private var end = 0
+
+  init() {
+    capacity = RecordDecoder.batchRecords
+    elements = .allocate(capacity: capacity)
+    records.reserveCapacity(RecordDecoder.batchRecords)
+  }
+
+  deinit {
+    dropReady()
+    elements.deallocate()
+  }
+
+  /// Whether an element is ready.
+  var hasReady: Bool { first != end }
+
+  /// Adds `element` after the ready ones.
+  func push(_ element: consuming Element) {
+    if end == capacity { grow() }
+    (elements + end).initialize(to: element)
+    end += 1
+  }
+
+  /// The first ready element, which must exist, moved out.
+  func nextReady() -> Element {
+    let element = (elements + first).move()
+    first += 1
+    if first == end {
+      first = 0
+      end = 0
+    }
+    return element
+  }
+
+  /// Drops every ready element.
+  func dropReady() {
+    (elements + first).deinitialize(count: end - first)
+    first = 0
+    end = 0
+  }
+
+  private func grow() {
+    let larger = UnsafeMutablePointer<Element>.allocate(capacity: capacity * 2)
+    larger.moveInitialize(from: elements + first, count: end - first)
+    elements.deallocate()
+    elements = larger
+    capacity *= 2
+    end -= first
+    first = 0
+  }
+}
+
 extension JKRecordSequence {
-  /// The records of `chunks`, framed by `framer`.
+  /// The records of `chunks`, framed by `framer`, read one at a time.
   init<Chunks: AsyncSequence, Framer: RecordFramer>(
     chunks: Chunks, framer: Framer, maxRecordSize: Int,
     makeRead: @escaping () -> RecordRead
   ) where Chunks.Element: Sequence, Chunks.Element.Element == UInt8 {
     self.init(
-      makeReader: {
-        RecordReader(
-          source: ChunkSequenceSource<Chunks>(iterator: chunks.makeAsyncIterator()),
-          framer: framer, limit: maxRecordSize)
-      }, makeRead: makeRead)
+      makeReader: Self.reader(chunks: chunks, framer: framer, limit: maxRecordSize),
+      makeRead: makeRead)
   }
 
-  /// The records of `bytes`, framed by `framer`.
+  /// The records of `chunks`, framed by `framer`, read in batches.
+  init<Chunks: AsyncSequence, Framer: RecordFramer>(
+    chunks: Chunks, framer: Framer, maxRecordSize: Int,
+    makeBatchRead: @escaping () -> BatchRead
+  ) where Chunks.Element: Sequence, Chunks.Element.Element == UInt8 {
+    self.init(
+      makeReader: Self.reader(chunks: chunks, framer: framer, limit: maxRecordSize),
+      makeBatchRead: makeBatchRead)
+  }
+
+  /// The records of `bytes`, framed by `framer`, read one at a time.
   init<Bytes: AsyncSequence, Framer: RecordFramer>(
     bytes: Bytes, framer: Framer, maxRecordSize: Int,
     makeRead: @escaping () -> RecordRead
   ) where Bytes.Element == UInt8 {
     self.init(
-      makeReader: {
-        RecordReader(
-          source: ByteSequenceSource<Bytes>(iterator: bytes.makeAsyncIterator()),
-          framer: framer, limit: maxRecordSize)
-      }, makeRead: makeRead)
+      makeReader: Self.reader(bytes: bytes, framer: framer, limit: maxRecordSize),
+      makeRead: makeRead)
+  }
+
+  /// The records of `bytes`, framed by `framer`, read in batches.
+  init<Bytes: AsyncSequence, Framer: RecordFramer>(
+    bytes: Bytes, framer: Framer, maxRecordSize: Int,
+    makeBatchRead: @escaping () -> BatchRead
+  ) where Bytes.Element == UInt8 {
+    self.init(
+      makeReader: Self.reader(bytes: bytes, framer: framer, limit: maxRecordSize),
+      makeBatchRead: makeBatchRead)
+  }
+
+  /// What makes a reader of the records of `chunks`.
+  private static func reader<Chunks: AsyncSequence, Framer: RecordFramer>(
+    chunks: Chunks, framer: Framer, limit: Int
+  ) -> () -> any RecordProducing
+  where Chunks.Element: Sequence, Chunks.Element.Element == UInt8 {
+    {
+      RecordReader(
+        source: ChunkSequenceSource<Chunks>(iterator: chunks.makeAsyncIterator()),
+        framer: framer, limit: limit)
+    }
+  }
+
+  /// What makes a reader of the records of `bytes`.
+  private static func reader<Bytes: AsyncSequence, Framer: RecordFramer>(
+    bytes: Bytes, framer: Framer, limit: Int
+  ) -> () -> any RecordProducing where Bytes.Element == UInt8 {
+    {
+      RecordReader(
+        source: ByteSequenceSource<Bytes>(iterator: bytes.makeAsyncIterator()),
+        framer: framer, limit: limit)
+    }
   }
 }

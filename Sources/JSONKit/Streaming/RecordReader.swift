@@ -26,10 +26,11 @@ final class RecordReader<Framer: RecordFramer, Source: ChunkSource> {
     stopped = true
   }
 
-  /// The next record's bytes (valid until the next call) and place, or
+  /// The next record's bytes (valid until it next reads from the source) and place, or
   /// `nil` at the end of the stream. Throws `CancellationError` when the
-  /// task is cancelled, and ``JKParseError`` when the stream is not made of
-  /// records; either ends the stream.
+  /// task is cancelled before more is read from the source (the sequence's
+  /// iterator checks at every record it delivers), and ``JKParseError``
+  /// when the stream is not made of records; either ends the stream.
   func next() async throws -> (bytes: UnsafeRawBufferPointer, place: RecordPlace)? {
     while true {
       if let record = try nextBuffered() { return record }
@@ -39,6 +40,7 @@ final class RecordReader<Framer: RecordFramer, Source: ChunkSource> {
         return nil
       }
       do {
+        try Task.checkCancellation()
         if buffer.end - framer.pendingStart > limit { throw framer.oversized(limit: limit) }
         let keep = framer.pendingStart
         framer.willDiscard(in: buffer, upTo: keep)
@@ -54,12 +56,13 @@ final class RecordReader<Framer: RecordFramer, Source: ChunkSource> {
   /// The next record when the buffer already holds all of it, without
   /// waiting for the source; `nil` when the stream has ended or more must
   /// be read (``next()`` tells which). Most records of a stream of small
-  /// records arrive this way, with no suspension point in between. Throws
-  /// as ``next()`` does.
+  /// records arrive this way, with no suspension point in between; the
+  /// records it gives stay valid until ``next()`` reads from the source, so
+  /// that a batch of them can be read at once. Throws as ``next()`` does,
+  /// but for cancellation.
   func nextBuffered() throws -> (bytes: UnsafeRawBufferPointer, place: RecordPlace)? {
     guard !stopped else { return nil }
     do {
-      try Task.checkCancellation()
       guard let record = try framer.nextRecord(in: buffer, atEnd: sourceEnded) else { return nil }
       guard record.end - record.start <= limit else {
         throw JKParseError.recordTooLarge(record.place, limit: limit)

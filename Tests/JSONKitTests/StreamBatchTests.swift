@@ -1,0 +1,160 @@
+import Foundation
+import JSONKit
+import Testing
+
+/// A stream's records are scanned onto one tape a batch at a time (up to 64
+/// records or 16 KiB), then decoded: each record must still decode, and
+/// fail, exactly as if it were read alone, wherever it falls in a batch.
+@Suite("Records read in batches")
+struct StreamBatchTests {
+  struct Item: Codable, Equatable {
+    var id: Int
+    var name: String
+  }
+
+  /// Every way of reading `lines` as records: whole, from chunks of
+  /// `chunk` bytes (large ones let batches fill; chunks of three bytes hold
+  /// at most one whole record, so every batch is of one), and as the
+  /// elements of one array from such chunks.
+  private func outcomes(
+    _ lines: [String], chunk: Int = 4096, _ decoder: JKDecoder = JKDecoder()
+  ) async -> [(elements: [Item], error: (any Error)?)] {
+    let text = lines.joined(separator: "\n") + "\n"
+    let array = "[" + lines.joined(separator: ",\n") + "]"
+    var whole: (elements: [Item], error: (any Error)?) = ([], nil)
+    do {
+      whole.elements = try decoder.decodeLines(Item.self, from: Data(text.utf8))
+    } catch {
+      whole.error = error
+    }
+    let chunked = await StreamOutcome(
+      decoder.decodeLines(Item.self, from: ChunkedBytes(Array(text.utf8), every: chunk)))
+    let elements = await StreamOutcome(
+      decoder.decodeArrayElements(Item.self, from: ChunkedBytes(Array(array.utf8), every: chunk)))
+    return [whole, (chunked.elements, chunked.error), (elements.elements, elements.error)]
+  }
+
+  /// What reading `lines` gives with every record read alone: the text
+  /// read whole with every line but the one at `kept` blanked out (the same
+  /// bytes at the same offsets, one record left), and the streams from
+  /// chunks of three bytes.
+  private func alone(
+    _ kept: Int, of lines: [String], _ decoder: JKDecoder = JKDecoder()
+  ) async -> [(elements: [Item], error: (any Error)?)] {
+    let blanked = lines.enumerated().map { index, line in
+      index == kept ? line : String(repeating: " ", count: line.utf8.count)
+    }
+    let whole = await outcomes(blanked, decoder)[0]
+    let streams = await outcomes(lines, chunk: 3, decoder)
+    return [whole, streams[1], streams[2]]
+  }
+
+  private static let badRecords = [
+    #"{"id":7,"name":"a"} {"id":8}"#,  // two values on one line
+    #"{"id":"seven","name":"a"}"#,  // a type mismatch
+    #"{"id":7}"#,  // a missing key
+    #"{"id":7,"name":"a\u00"}"#,  // a bad escape
+  ]
+
+  @Test(
+    "A bad record anywhere in or between batches fails as it fails alone, after the records before it",
+    arguments: [0, 1, 62, 63, 64, 65, 127, 128, 129, 200], badRecords)
+  func badRecordAnywhere(position: Int, bad: String) async throws {
+    var lines = (0..<240).map { #"{"id":\#($0),"name":"n\#($0)"}"# }
+    lines[position] = bad
+    let alone = await alone(position, of: lines)
+    for (index, outcome) in await outcomes(lines).enumerated() {
+      // Read whole, nothing is delivered; streamed, everything before it is.
+      if index > 0 {
+        #expect(
+          outcome.elements.prefix(position)
+            == (0..<position).map { Item(id: $0, name: "n\($0)") }[...])
+      }
+      #expect(outcome.elements == alone[index].elements)
+      let error = try #require(outcome.error)
+      let aloneError = try #require(alone[index].error)
+      if index == 2, bad == Self.badRecords[0] {
+        // The framer's error, not a record's: its excerpt shows what the
+        // chunks had brought, but it is at the same place.
+        let parsed = try #require(error as? JKParseError)
+        let parsedAlone = try #require(aloneError as? JKParseError)
+        #expect(parsed.kind == parsedAlone.kind)
+        #expect(parsed.offset == parsedAlone.offset)
+        #expect(parsed.line == parsedAlone.line && parsed.column == parsedAlone.column)
+      } else {
+        #expect(String(describing: error) == String(describing: aloneError))
+      }
+    }
+  }
+
+  @Test("Lines holding only a comment are skipped wherever they fall in a batch")
+  func commentLines() async throws {
+    let decoder = JKDecoder()
+    decoder.parseOptions = [.comments]
+    var lines: [String] = []
+    var expected: [Item] = []
+    for id in 0..<300 {
+      if id % 37 == 5 || id % 64 == 0 {
+        lines.append("// a note about record \(id)")
+      } else {
+        lines.append(#"{"id":\#(id),"name":"n\#(id)"} /* fine */"#)
+        expected.append(Item(id: id, name: "n\(id)"))
+      }
+    }
+    let text = lines.joined(separator: "\n") + "\n"
+    #expect(try decoder.decodeLines(Item.self, from: Data(text.utf8)) == expected)
+    let chunked = await StreamOutcome(
+      decoder.decodeLines(Item.self, from: ChunkedBytes(Array(text.utf8), every: 8192)))
+    #expect(chunked.error == nil)
+    #expect(chunked.elements == expected)
+  }
+
+  @Test("Strings and keys that need unescaping decode as Foundation decodes each line")
+  func escapedStrings() async throws {
+    struct Escaped: Codable, Equatable {
+      var text: String
+      var other: [String: Int]
+    }
+    let lines = (0..<200).map { id in
+      let text = String(repeating: #"a\"b\\c\u00e9\ud83d\ude00"#, count: id % 7)
+      return #"{"te\u0078t":"\#(text)\n\#(id)","other":{"k\#(id % 5)\t":\#(id)}}"#
+    }
+    let text = lines.joined(separator: "\n") + "\n"
+    let foundation = try lines.map { try JSONDecoder().decode(Escaped.self, from: Data($0.utf8)) }
+    #expect(try JKDecoder().decodeLines(Escaped.self, from: Data(text.utf8)) == foundation)
+    let chunked = await StreamOutcome(
+      JKDecoder().decodeLines(Escaped.self, from: ChunkedBytes(Array(text.utf8), every: 5000)))
+    #expect(chunked.error == nil)
+    #expect(chunked.elements == foundation)
+  }
+
+  @Test("Records longer than a batch's bytes, among short ones, decode in order")
+  func longRecords() async throws {
+    let lines = (0..<120).map { id in
+      let length = id % 10 == 3 ? 40_000 : id % 3
+      return #"{"id":\#(id),"name":"\#(String(repeating: "x", count: length))"}"#
+    }
+    let expected = (0..<120).map { id in
+      Item(id: id, name: String(repeating: "x", count: id % 10 == 3 ? 40_000 : id % 3))
+    }
+    for outcome in await outcomes(lines) {
+      #expect(outcome.error == nil)
+      #expect(outcome.elements == expected)
+    }
+  }
+
+  @Test("An unknown key in one record of a batch is refused with that record's line")
+  func unknownKeyInBatch() async throws {
+    let decoder = JKDecoder()
+    decoder.unknownKeyStrategy = .reject
+    var lines = (0..<100).map { #"{"id":\#($0),"name":"n\#($0)"}"# }
+    lines[70] = #"{"id":70,"name":"n70","extra":true}"#
+    let alone = await alone(70, of: lines, decoder)
+    for (index, outcome) in await outcomes(lines, decoder).enumerated() {
+      #expect(outcome.elements == (index == 0 ? [] : (0..<70).map { Item(id: $0, name: "n\($0)") }))
+      let error = try #require(outcome.error)
+      #expect(String(describing: error) == String(describing: try #require(alone[index].error)))
+      #expect(String(describing: error).contains("extra"))
+    }
+  }
+}
