@@ -64,7 +64,7 @@ public struct JKRecordSequence<Element>: AsyncSequence {
   public struct AsyncIterator: AsyncIteratorProtocol {
     private let reader: any RecordProducing
     private let read: BatchRead
-    private let batch = RecordBatch<Element>()
+    @usableFromInline let batch = RecordBatch<Element>()
 
     fileprivate init(reader: any RecordProducing, read: @escaping BatchRead) {
       self.reader = reader
@@ -72,7 +72,20 @@ public struct JKRecordSequence<Element>: AsyncSequence {
     }
 
     /// The next record, or `nil` after the last one or after an error.
+    ///
+    /// Inlined into the caller, so that a record of a batch already read is
+    /// delivered without a call: an asynchronous call costs more than
+    /// decoding a small record.
+    @inlinable
     public mutating func next() async throws -> Element? {
+      if batch.hasReady, !Task.isCancelled { return batch.nextReady() }
+      return try await nextReading()
+    }
+
+    /// The next record, reading a batch first when none is ready; or the
+    /// error that ends the stream.
+    @usableFromInline
+    mutating func nextReading() async throws -> Element? {
       while true {
         if batch.hasReady {
           // Cancellation is seen at every record delivered, not only when
@@ -147,15 +160,16 @@ typealias StreamRecord = (bytes: UnsafeRawBufferPointer, place: RecordPlace)
 ///
 /// One iterator uses it, and no access to its members overlaps another
 /// (none calls out while it holds one), so they are not checked.
+@usableFromInline
 final class RecordBatch<Element> {
   @exclusivity(unchecked) var records: [StreamRecord] = []
   /// The error to throw once the ready elements are delivered.
   @exclusivity(unchecked) var error: (any Error)?
-  @exclusivity(unchecked) private var elements: UnsafeMutablePointer<Element>
+  @exclusivity(unchecked) @usableFromInline var elements: UnsafeMutablePointer<Element>
   @exclusivity(unchecked) private var capacity: Int
   /// The ready elements are those at `first..<end`.
-  @exclusivity(unchecked) private var first = 0
-  @exclusivity(unchecked) private var end = 0
+  @exclusivity(unchecked) @usableFromInline var first = 0
+  @exclusivity(unchecked) @usableFromInline var end = 0
 
   init() {
     capacity = RecordDecoder.batchRecords
@@ -169,7 +183,7 @@ final class RecordBatch<Element> {
   }
 
   /// Whether an element is ready.
-  var hasReady: Bool { first != end }
+  @inlinable var hasReady: Bool { first != end }
 
   /// Adds `element` after the ready ones.
   func push(_ element: consuming Element) {
@@ -179,6 +193,7 @@ final class RecordBatch<Element> {
   }
 
   /// The first ready element, which must exist, moved out.
+  @inlinable
   func nextReady() -> Element {
     let element = (elements + first).move()
     first += 1
