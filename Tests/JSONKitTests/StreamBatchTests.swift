@@ -157,4 +157,35 @@ struct StreamBatchTests {
       #expect(String(describing: error).contains("extra"))
     }
   }
+
+  /// The values and ending error of `sequence`, with the error as text.
+  private func values(_ sequence: JKRecordSequence<JSONValue>) async -> ([JSONValue], String?) {
+    let outcome = await StreamOutcome(sequence)
+    return (outcome.elements, outcome.error.map { String(describing: $0) })
+  }
+
+  @Test(
+    "JSONValue streams read a batch as they read each record alone",
+    arguments: [0, 63, 64, 65, 150], badRecords + [#"// only a comment"#, ""])
+  func valueStreams(position: Int, bad: String) async {
+    var lines = (0..<200).map { #"{"id":\#($0),"tags":["a\u00e9",\#($0 % 3 == 0)]}"# }
+    lines[position] = bad
+    let text = Array((lines.joined(separator: "\n") + "\n").utf8)
+    let array = Array(("[" + lines.joined(separator: ",\n") + "]").utf8)
+    for options: JKParseOptions in [[], [.comments]] {
+      let batched = await values(
+        JSONValue.lines(from: ChunkedBytes(text, every: 4096), options: options))
+      let alone = await values(
+        JSONValue.lines(from: ChunkedBytes(text, every: 3), options: options))
+      #expect(batched.0 == alone.0)
+      #expect(batched.1 == alone.1)
+      #expect(batched.0.count >= position)
+      let elements = await values(
+        JSONValue.arrayElements(from: ChunkedBytes(array, every: 4096), options: options))
+      let elementsAlone = await values(
+        JSONValue.arrayElements(from: ChunkedBytes(array, every: 3), options: options))
+      #expect(elements.0 == elementsAlone.0)
+      #expect((elements.1 == nil) == (elementsAlone.1 == nil))
+    }
+  }
 }

@@ -184,13 +184,13 @@ extension JKDecoder {
     _ type: T.Type, _ batch: [StreamRecord], with decoder: RecordDecoder,
     deliver: (consuming T) -> Void
   ) throws {
-    var from = 0
-    while let failure = decoder.decode(
-      type, records: from..<batch.count, bytes: { batch[$0].bytes }, deliver: deliver)
-    {
+    try LineFramer.readLines(batch) { records in
+      let failure = decoder.decode(
+        type, records: records, bytes: { batch[$0].bytes }, deliver: deliver)
+      guard let failure else { return nil }
       guard let error = failure.error as? DecodingError else { throw failure.error }
       if let error = lineError(error, place: batch[failure.index].place) { throw error }
-      from = failure.index + 1
+      return failure.index
     }
   }
 

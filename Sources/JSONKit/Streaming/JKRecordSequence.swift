@@ -19,11 +19,6 @@ public struct JKRecordSequence<Element>: AsyncSequence {
   private let makeReader: () -> any RecordProducing
   private let makeRead: () -> BatchRead
 
-  /// What makes a record's element, or `nil` for a record that is skipped
-  /// (a blank line): one per iteration, which may keep what serves the
-  /// next record.
-  typealias RecordRead = (UnsafeRawBufferPointer, RecordPlace) throws -> Element?
-
   /// What reads a batch of records in order, passing each one's element to
   /// the function given (none for a skipped record), and throws the error
   /// of the first record that fails, after which it reads none: one per
@@ -31,28 +26,13 @@ public struct JKRecordSequence<Element>: AsyncSequence {
   typealias BatchRead = ([StreamRecord], (consuming Element) -> Void) throws -> Void
 
   /// Records framed by the reader that `makeReader` makes, read in batches
-  /// by the function that `makeRead` makes; each iteration makes its own.
+  /// by the function that `makeBatchRead` makes; each iteration makes its
+  /// own.
   init(
     makeReader: @escaping () -> any RecordProducing, makeBatchRead: @escaping () -> BatchRead
   ) {
     self.makeReader = makeReader
     self.makeRead = makeBatchRead
-  }
-
-  /// Records framed by the reader that `makeReader` makes, read one at a
-  /// time by the function that `makeRead` makes; each iteration makes its
-  /// own.
-  init(
-    makeReader: @escaping () -> any RecordProducing, makeRead: @escaping () -> RecordRead
-  ) {
-    self.init(makeReader: makeReader) {
-      let read = makeRead()
-      return { batch, deliver in
-        for record in batch {
-          if let element = try read(record.bytes, record.place) { deliver(element) }
-        }
-      }
-    }
   }
 
   /// Starts reading the stream.
@@ -223,17 +203,7 @@ final class RecordBatch<Element> {
 }
 
 extension JKRecordSequence {
-  /// The records of `chunks`, framed by `framer`, read one at a time.
-  init<Chunks: AsyncSequence, Framer: RecordFramer>(
-    chunks: Chunks, framer: Framer, maxRecordSize: Int,
-    makeRead: @escaping () -> RecordRead
-  ) where Chunks.Element: Sequence, Chunks.Element.Element == UInt8 {
-    self.init(
-      makeReader: Self.reader(chunks: chunks, framer: framer, limit: maxRecordSize),
-      makeRead: makeRead)
-  }
-
-  /// The records of `chunks`, framed by `framer`, read in batches.
+  /// The records of `chunks`, framed by `framer`, read in batches (see ``BatchRead``).
   init<Chunks: AsyncSequence, Framer: RecordFramer>(
     chunks: Chunks, framer: Framer, maxRecordSize: Int,
     makeBatchRead: @escaping () -> BatchRead
@@ -243,17 +213,7 @@ extension JKRecordSequence {
       makeBatchRead: makeBatchRead)
   }
 
-  /// The records of `bytes`, framed by `framer`, read one at a time.
-  init<Bytes: AsyncSequence, Framer: RecordFramer>(
-    bytes: Bytes, framer: Framer, maxRecordSize: Int,
-    makeRead: @escaping () -> RecordRead
-  ) where Bytes.Element == UInt8 {
-    self.init(
-      makeReader: Self.reader(bytes: bytes, framer: framer, limit: maxRecordSize),
-      makeRead: makeRead)
-  }
-
-  /// The records of `bytes`, framed by `framer`, read in batches.
+  /// The records of `bytes`, framed by `framer`, read in batches (see ``BatchRead``).
   init<Bytes: AsyncSequence, Framer: RecordFramer>(
     bytes: Bytes, framer: Framer, maxRecordSize: Int,
     makeBatchRead: @escaping () -> BatchRead

@@ -25,10 +25,9 @@ extension JSONValue {
     maxRecordSize: Int = 64 << 20
   ) -> JKRecordSequence<JSONValue>
   where Chunks.Element: Sequence, Chunks.Element.Element == UInt8 {
-    JKRecordSequence(chunks: chunks, framer: LineFramer(), maxRecordSize: maxRecordSize) {
-      let parser = ValueRecordParser()
-      return { try line(from: $0, place: $1, options: options, maxDepth: maxDepth, with: parser) }
-    }
+    JKRecordSequence(
+      chunks: chunks, framer: LineFramer(), maxRecordSize: maxRecordSize,
+      makeBatchRead: { linesReader(options: options, maxDepth: maxDepth) })
   }
 
   /// The values of JSON Lines from an async sequence of bytes, each
@@ -38,10 +37,9 @@ extension JSONValue {
     from bytes: Bytes, options: JKParseOptions = [], maxDepth: Int = 512,
     maxRecordSize: Int = 64 << 20
   ) -> JKRecordSequence<JSONValue> where Bytes.Element == UInt8 {
-    JKRecordSequence(bytes: bytes, framer: LineFramer(), maxRecordSize: maxRecordSize) {
-      let parser = ValueRecordParser()
-      return { try line(from: $0, place: $1, options: options, maxDepth: maxDepth, with: parser) }
-    }
+    JKRecordSequence(
+      bytes: bytes, framer: LineFramer(), maxRecordSize: maxRecordSize,
+      makeBatchRead: { linesReader(options: options, maxDepth: maxDepth) })
   }
 
   /// The elements of one top-level JSON array from an async sequence of
@@ -72,13 +70,8 @@ extension JSONValue {
   where Chunks.Element: Sequence, Chunks.Element.Element == UInt8 {
     JKRecordSequence(
       chunks: chunks, framer: ArrayElementFramer(options: options, maxDepth: maxDepth),
-      maxRecordSize: maxRecordSize
-    ) {
-      let parser = ValueRecordParser()
-      return {
-        try element(from: $0, place: $1, options: options, maxDepth: maxDepth, with: parser)
-      }
-    }
+      maxRecordSize: maxRecordSize,
+      makeBatchRead: { elementsReader(options: options, maxDepth: maxDepth) })
   }
 
   /// The elements of one top-level JSON array from an async sequence of
@@ -89,27 +82,25 @@ extension JSONValue {
   ) -> JKRecordSequence<JSONValue> where Bytes.Element == UInt8 {
     JKRecordSequence(
       bytes: bytes, framer: ArrayElementFramer(options: options, maxDepth: maxDepth),
-      maxRecordSize: maxRecordSize
-    ) {
-      let parser = ValueRecordParser()
-      return {
-        try element(from: $0, place: $1, options: options, maxDepth: maxDepth, with: parser)
-      }
-    }
+      maxRecordSize: maxRecordSize,
+      makeBatchRead: { elementsReader(options: options, maxDepth: maxDepth) })
   }
 
-  /// One JSON Lines record, or `nil` for a line holding no value.
-  private static func line(
-    from bytes: UnsafeRawBufferPointer, place: RecordPlace, options: JKParseOptions,
-    maxDepth: Int, with parser: ValueRecordParser
-  ) throws(JKParseError) -> JSONValue? {
-    if LineFramer.isBlank(bytes) { return nil }
-    do {
-      return try parser.parse(bytes, options: options, maxDepth: maxDepth)
-    } catch  where error.kind == .emptyInput {
-      return nil
-    } catch {
-      throw place.relocate(error)
+  /// What reads a batch of JSON Lines records with `options` and
+  /// `maxDepth`: one per iteration.
+  private static func linesReader(options: JKParseOptions, maxDepth: Int)
+    -> JKRecordSequence<JSONValue>.BatchRead
+  {
+    let parser = ValueRecordParser()
+    return { batch, deliver throws(JKParseError) in
+      try LineFramer.readLines(batch) { records throws(JKParseError) in
+        guard
+          let failure = parser.parse(
+            batch, records, options: options, maxDepth: maxDepth, deliver: deliver)
+        else { return nil }
+        if failure.error.kind == .emptyInput { return failure.index }
+        throw batch[failure.index].place.relocate(failure.error)
+      }
     }
   }
 
@@ -143,18 +134,21 @@ extension JSONValue {
     }
   }
 
-  /// One element of a top-level array, read one level down and without
-  /// text after it, as the whole array would be.
-  private static func element(
-    from bytes: UnsafeRawBufferPointer, place: RecordPlace, options: JKParseOptions,
-    maxDepth: Int, with parser: ValueRecordParser
-  ) throws(JKParseError) -> JSONValue {
-    do {
-      return try parser.parse(
-        bytes, options: options.subtracting(.permitTextAfterValidJSON),
-        maxDepth: Swift.max(Swift.min(maxDepth, maxDepthLimit), 1) - 1)
-    } catch {
-      throw place.relocate(error)
+  /// What reads a batch of a top-level array's elements, one level down
+  /// and without text after them, as the whole array would be: one per
+  /// iteration.
+  private static func elementsReader(options: JKParseOptions, maxDepth: Int)
+    -> JKRecordSequence<JSONValue>.BatchRead
+  {
+    let parser = ValueRecordParser()
+    let options = options.subtracting(.permitTextAfterValidJSON)
+    let maxDepth = Swift.max(Swift.min(maxDepth, maxDepthLimit), 1) - 1
+    return { batch, deliver throws(JKParseError) in
+      guard
+        let failure = parser.parse(
+          batch, batch.indices, options: options, maxDepth: maxDepth, deliver: deliver)
+      else { return }
+      throw batch[failure.index].place.relocate(failure.error)
     }
   }
 }
@@ -172,11 +166,15 @@ final class ValueRecordParser {
     if let context { ScanContextPool.shared.give(context) }
   }
 
-  /// The value of one record's UTF-8 `bytes`, as
-  /// `JSONValue(parsingUTF8:options:maxDepth:)` reads it.
-  func parse(_ bytes: UnsafeRawBufferPointer, options: JKParseOptions, maxDepth: Int)
-    throws(JKParseError) -> JSONValue
-  {
+  /// The values of the records `records` of `batch`, as
+  /// `JSONValue(parsingUTF8:options:maxDepth:)` reads each, scanned
+  /// together and then built (see ``JSONValue/parseRecords(_:bytes:options:maxDepth:with:deliver:)``),
+  /// passed to `deliver`; the index and error of the first record that
+  /// fails, placed in the record.
+  func parse(
+    _ batch: [StreamRecord], _ records: Range<Int>, options: JKParseOptions, maxDepth: Int,
+    deliver: (consuming JSONValue) -> Void
+  ) -> (index: Int, error: JKParseError)? {
     let context = self.context ?? ScanContextPool.shared.take()
     self.context = context
     defer {
@@ -185,6 +183,8 @@ final class ValueRecordParser {
         self.context = nil
       }
     }
-    return try JSONValue.parse(utf8: bytes, options: options, maxDepth: maxDepth, with: context)
+    return JSONValue.parseRecords(
+      records, bytes: { batch[$0].bytes }, options: options, maxDepth: maxDepth, with: context,
+      deliver: deliver)
   }
 }

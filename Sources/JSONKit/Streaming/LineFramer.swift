@@ -52,4 +52,24 @@ struct LineFramer: RecordFramer {
   static func isBlank(_ bytes: UnsafeRawBufferPointer) -> Bool {
     bytes.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
   }
+
+  /// Reads a batch of lines in runs of lines that are not blank, skipping
+  /// the blank ones: `read` reads the records of a run in order until one
+  /// fails, and returns nil when it has read them all, or the index of a
+  /// record that it lets pass (a line that holds only comments), after
+  /// which the reading goes on; any other failure it throws.
+  static func readLines<Failure: Error>(
+    _ batch: [StreamRecord], _ read: (Range<Int>) throws(Failure) -> Int?
+  ) throws(Failure) {
+    var start = 0
+    while start < batch.count {
+      if isBlank(batch[start].bytes) {
+        start += 1
+        continue
+      }
+      var end = start + 1
+      while end < batch.count, !isBlank(batch[end].bytes) { end += 1 }
+      start = try read(start..<end).map { $0 + 1 } ?? end
+    }
+  }
 }

@@ -88,6 +88,70 @@ extension JSONValue {
     try parse(InputText(utf8: bytes), options: options, maxDepth: maxDepth, with: context)
   }
 
+  /// Parses a batch of records, UTF-8 as it is (`bytes(i)` is the record
+  /// at `i`, valid for the call), with `context`: each is scanned onto its
+  /// tape after the one before, and then the values are built in order and
+  /// passed to `deliver`. Stops at the first record that fails, and
+  /// returns its index and its error, placed in the record; the values
+  /// before it have been delivered.
+  static func parseRecords(
+    _ records: Range<Int>, bytes: (Int) -> UnsafeRawBufferPointer, options: JKParseOptions,
+    maxDepth: Int, with context: ScanContext, deliver: (consuming JSONValue) -> Void
+  ) -> (index: Int, error: JKParseError)? {
+    let configuration = configuration(options, maxDepth)
+    var scanned: [(root: Int, end: Int)] = []
+    scanned.reserveCapacity(records.count)
+    let failure = scanRecords(records, bytes: bytes, configuration, into: context, &scanned)
+    for (offset, document) in scanned.enumerated() {
+      let index = records.lowerBound + offset
+      let text = InputText(utf8: bytes(index))
+      do {
+        deliver(
+          try buildRecord(
+            document, text: text, in: context,
+            mayHoldBigIntegers: configuration.allowsBigIntegers))
+      } catch {
+        return (index, error)
+      }
+    }
+    return failure
+  }
+
+  /// The value of the record scanned from `text` whose root and end
+  /// entry on the tape of `context` are `document`'s.
+  @inline(never)
+  private static func buildRecord(
+    _ document: (root: Int, end: Int), text: InputText, in context: ScanContext,
+    mayHoldBigIntegers: Bool
+  ) throws(JKParseError) -> JSONValue {
+    try build(
+      Tape(context: context, input: text.utf8, root: document.root, end: document.end),
+      text: text, mayHoldBigIntegers: mayHoldBigIntegers)
+  }
+
+  /// Scans the records onto the tape of `context`, each after the one
+  /// before, adding each one's root and end entry to `scanned`; stops at
+  /// the first that fails, whose index and error it returns.
+  @inline(never)
+  private static func scanRecords(
+    _ records: Range<Int>, bytes: (Int) -> UnsafeRawBufferPointer,
+    _ configuration: ScanConfiguration, into context: ScanContext,
+    _ scanned: inout [(root: Int, end: Int)]
+  ) -> (index: Int, error: JKParseError)? {
+    for index in records {
+      let appending = index != records.lowerBound
+      let root = appending ? context.state.tape.count : 0
+      do {
+        try InputText(utf8: bytes(index)).scan(
+          into: context, configuration: configuration, appending: appending)
+      } catch {
+        return (index, error)
+      }
+      scanned.append((root, context.state.tape.count - 1))
+    }
+    return nil
+  }
+
   /// Checks UTF-8 text as it is, never taken for gzip or another encoding,
   /// without building any value.
   static func validate(utf8 bytes: UnsafeRawBufferPointer, options: JKParseOptions, maxDepth: Int)
