@@ -188,4 +188,57 @@ struct StreamBatchTests {
       #expect((elements.1 == nil) == (elementsAlone.1 == nil))
     }
   }
+
+  /// Keeps its decoder, to read a nested member through it later.
+  private struct KeepsDecoder: Decodable {
+    let id: Int
+    let decoder: any Decoder
+
+    private enum CodingKeys: String, CodingKey { case id, inner }
+    private enum InnerKeys: String, CodingKey { case list }
+
+    init(from decoder: any Decoder) throws {
+      id = try decoder.container(keyedBy: CodingKeys.self).decode(Int.self, forKey: .id)
+      self.decoder = decoder
+    }
+
+    /// The third element of `inner.list` as an `Int`, read through the
+    /// decoder kept.
+    func third() throws -> Int {
+      var list = try decoder.container(keyedBy: CodingKeys.self)
+        .nestedContainer(keyedBy: InnerKeys.self, forKey: .inner)
+        .nestedUnkeyedContainer(forKey: .list)
+      _ = try list.decode(Int.self)
+      _ = try list.decode(Int.self)
+      return try list.decode(Int.self)
+    }
+  }
+
+  @Test("A decoder kept from a record of a batch reads its own record, with its own coding paths")
+  func keptDecoders() async throws {
+    // Every record's third element is an Int but in record 41, where it is
+    // a string: the error names the path within that record.
+    let lines = (0..<100).map { id in
+      let third = id == 41 ? #""x""# : "\(id * 10)"
+      return #"{"id":\#(id),"inner":{"list":[1,2,\#(third)]}}"#
+    }
+    let text = lines.joined(separator: "\n") + "\n"
+    let whole = try JKDecoder().decodeLines(KeepsDecoder.self, from: Data(text.utf8))
+    let chunked = await StreamOutcome(
+      JKDecoder().decodeLines(KeepsDecoder.self, from: ChunkedBytes(Array(text.utf8), every: 4096)))
+    #expect(chunked.error == nil)
+    for records in [whole, chunked.elements] {
+      #expect(records.map(\.id) == Array(0..<100))
+      for record in records where record.id != 41 {
+        #expect(try record.third() == record.id * 10)
+      }
+      #expect {
+        try records[41].third()
+      } throws: { error in
+        guard case .typeMismatch(_, let context) = error as? DecodingError else { return false }
+        return context.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }
+          == ["inner", "list", "2"]
+      }
+    }
+  }
 }

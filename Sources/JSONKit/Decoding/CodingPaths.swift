@@ -42,6 +42,9 @@ struct CodingPaths {
   /// without this, each path would walk every earlier sibling again, and
   /// failing on all of a large array's elements would take quadratic time.
   private var pathHints: [(container: Int, child: Int, ordinal: Int)] = []
+  /// The roots of the records of a batch on one tape, in order; empty for
+  /// one document, whose root is entry 0.
+  private var recordRoots: [Int] = []
 
   /// The paths in the document on `tape` (whose key cache has the keys as
   /// written), named by `keyedLookup` or by the closure of `strategy` when
@@ -61,12 +64,13 @@ struct CodingPaths {
   }
 
   /// Readies the paths of the next document scanned into the scan context
-  /// (a stream's next record), on `tape`: nothing remembered of the
-  /// document before is kept.
-  mutating func beginDocument(tape: Tape) {
+  /// (a stream's next batch of records, whose roots are `recordRoots`), on
+  /// `tape`: nothing remembered of the document before is kept.
+  mutating func beginDocument(tape: Tape, recordRoots: [Int] = []) {
     entries = tape.entries
     end = tape.count
     self.tape = tape
+    self.recordRoots = recordRoots
     if !rawKeyObjects.isEmpty { rawKeyObjects.removeAll() }
     descentKeys.pointee.removeAll()
     if !containerKeys.isEmpty { containerKeys = RememberedKeys() }
@@ -111,11 +115,24 @@ struct CodingPaths {
     return entry.isContainer ? entry.containerEnd : index + 1
   }
 
+  /// The root of the document that holds the entry at `index`: of the
+  /// record it is in, when the tape holds a batch of them.
+  private func root(of index: Int) -> Int {
+    guard !recordRoots.isEmpty else { return 0 }
+    var low = 0
+    var high = recordRoots.count
+    while high - low > 1 {
+      let middle = (low + high) / 2
+      if recordRoots[middle] <= index { low = middle } else { high = middle }
+    }
+    return recordRoots[low]
+  }
+
   /// The coding path of the value at `index`, rebuilt by descending from the
   /// root.
   mutating func path(to index: Int) -> [any CodingKey] {
     var path: [any CodingKey] = []
-    var current = 0
+    var current = root(of: index)
     var level = 0
     while current != index, current < end {
       let entry = entries[current]

@@ -11,7 +11,9 @@ extension DecodingSession {
   /// member that differs from the key only by spelling convention or case. Errors that already say where, or whose path names
   /// nothing in this document, are returned as they are.
   func locating(_ error: DecodingError, in text: InputText) -> DecodingError {
-    locating(error) { text.relocated(JKInputLocation(offset: $0, in: text.utf8)) }
+    locating(error) {
+      text.relocated(JKInputLocation(offset: $0 - documentStart, in: text.utf8))
+    }
   }
 
   /// `error` with the place of its value in binary `input`, as
@@ -67,7 +69,7 @@ extension DecodingSession {
   /// strategy gives (the last of equal names), or as written for the
   /// dictionaries whose paths name keys so.
   func valueIndex(atPath path: [any CodingKey]) -> Int {
-    var current = 0
+    var current = documentRoot
     for (level, key) in path.enumerated() {
       let entry = entries[current]
       switch entry.kind {

@@ -61,8 +61,11 @@ final class DecodingSession {
     self.init(owner: owner, document: Tape(context: owner.scan, input: input), options: options)
   }
 
-  /// A session over `document`, on the tape of `owner`'s scan context.
-  init(owner: DecodingContext, document: Tape, options: JKDecoder.Options) {
+  /// A session over `document`, on the tape of `owner`'s scan context: one
+  /// document, or a batch of records whose roots are `recordRoots`.
+  init(
+    owner: DecodingContext, document: Tape, recordRoots: [Int] = [], options: JKDecoder.Options
+  ) {
     self.owner = owner
     let context = owner.scan
     self.context = context
@@ -79,6 +82,7 @@ final class DecodingSession {
       strategy: options.keyDecodingStrategy, tables: keyTables)
     codingPaths = CodingPaths(
       tape: tape, keyedLookup: keyedLookup, strategy: options.keyDecodingStrategy)
+    if !recordRoots.isEmpty { codingPaths.beginDocument(tape: tape, recordRoots: recordRoots) }
     keyedObjects = keyTables.spareKeyedObjects
     keyTables.spareKeyedObjects = []
     hasSharedValues = !context.state.sharedRoots.isEmpty
@@ -89,14 +93,14 @@ final class DecodingSession {
   /// before has ended and no decoder or container of it is left: what it
   /// knew of that document is forgotten, and the containers its makers
   /// keep are given out again.
-  func beginDocument(_ document: Tape) {
+  func beginDocument(_ document: Tape, recordRoots: [Int] = []) {
     tape = document
     absentIndex = tape.count
     entries = tape.entries
     unknownKeys = Self.unknownKeyCheck(options, count: absentIndex + 1)
     keyedLookup.beginDocument(
       entries: entries, count: absentIndex, context: context)
-    codingPaths.beginDocument(tape: tape)
+    codingPaths.beginDocument(tape: tape, recordRoots: recordRoots)
     hasSharedValues = !context.state.sharedRoots.isEmpty
     if !sharedInstances.isEmpty { sharedInstances = [:] }
     needsSharedCopies = false
@@ -273,12 +277,24 @@ final class DecodingSession {
     keyTables.keyTypes.dropSpareContainers()
   }
 
+  /// The root of the document being decoded: 0, or a record's in a batch.
+  @exclusivity(unchecked) private(set) var documentRoot = 0
+  /// Where the text of the document being decoded starts in the tape's
+  /// input: 0, or a record's offset in a batch.
+  @exclusivity(unchecked) private(set) var documentStart = 0
+
   /// Runs `body` with a decoder for the root value of the session's
   /// document, read from `text`, and checks the unknown keys left when the
-  /// options reject them; a `DecodingError` comes out placed in `text`.
-  func decodeDocument<R>(_ text: InputText, _ body: (TapeDecoder) throws -> R) throws -> R {
+  /// options reject them; a `DecodingError` comes out placed in `text`. In
+  /// a batch of records, the document is the record whose root is the
+  /// entry at `root` and whose text starts at offset `start` of the input.
+  func decodeDocument<R>(
+    _ text: InputText, root: Int = 0, start: Int = 0, _ body: (TapeDecoder) throws -> R
+  ) throws -> R {
+    documentRoot = root
+    documentStart = start
     do {
-      let value = try body(TapeDecoder(session: self, index: 0))
+      let value = try body(TapeDecoder(session: self, index: root))
       try unknownKeys?.checkRest(in: self)
       return value
     } catch let error as DecodingError {

@@ -341,20 +341,35 @@ public final class JKDecoder: LockedOptions, @unchecked Sendable {
   /// Scans `text` into `context` as `configuration` says, returning the
   /// bytes read: the text's, or `{}` for empty text when `options` let an
   /// object's braces be left out (the scanner reads no input at all as an
-  /// error); after what the tape holds when `appending`. Throws
-  /// `DecodingError` for a syntax error.
+  /// error). Throws `DecodingError` for a syntax error.
   static func scan(
     _ text: InputText, into context: ScanContext, _ options: Options,
-    _ configuration: ScanConfiguration, appending: Bool = false
+    _ configuration: ScanConfiguration
   ) throws -> UnsafeRawBufferPointer {
     let bytes =
       text.utf8.isEmpty && options.assumesTopLevelDictionary ? Self.emptyObject : text.utf8
     do {
-      try text.scan(
-        into: context, configuration: configuration, reading: bytes, appending: appending)
+      try text.scan(into: context, configuration: configuration, reading: bytes)
     } catch {
       throw DecodingErrors.invalidJSON(error)
     }
     return bytes
+  }
+
+  /// Scans a record of a batch, `text`, which is not empty, into `context`
+  /// as `configuration` says, after what the tape holds when `appending`,
+  /// with offsets in `region` (see
+  /// ``Scanner/run(_:into:configuration:within:appending:)``). Throws
+  /// `DecodingError` for a syntax error.
+  static func scanRecord(
+    _ text: InputText, into context: ScanContext, _ configuration: ScanConfiguration,
+    within region: UnsafeRawBufferPointer, appending: Bool
+  ) throws {
+    do {
+      try text.scan(
+        into: context, configuration: configuration, within: region, appending: appending)
+    } catch {
+      throw DecodingErrors.invalidJSON(error)
+    }
   }
 }

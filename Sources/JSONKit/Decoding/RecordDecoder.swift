@@ -2,43 +2,36 @@
 /// top-level array), each a document of its own, with one scan context and
 /// one session for all of them.
 ///
-/// A record of a hundred bytes decodes in a few thousand instructions, and
-/// making a session, taking a scan context from the pool and copying the
-/// decoder's options would cost nearly as much again per record: here each
-/// record scans into the context the last one used and the session begins
-/// the new document (``DecodingSession/beginDocument(_:)``), with the
-/// keyed containers of the record before given out again
-/// (``DecodingSession/endRecord(_:)``). A session
-/// that a decoded value kept (a model that stores its decoder) keeps its
-/// context for good, as after any decode, and the next record starts
-/// afresh; so does a record that grew the context's buffers or key cache
-/// past what a pool keeps, which goes back to the pool to be trimmed, so
-/// that memory stays bounded by the largest record.
-///
 /// Records are read in batches (``decode(_:records:bytes:deliver:)``):
 /// every record of a batch is scanned onto one tape, each after the one
-/// before, and then each is decoded. The scanner and the decoder are each
+/// before, with offsets in the block of memory that holds them all, and
+/// then one session decodes them in turn, each from its root, as it would
+/// decode the elements of an array. The scanner and the decoder are each
 /// more code than a processor's instruction cache holds beside the other,
-/// and alternating between them for every record of a hundred bytes
-/// costs more time than decoding the record; a batch runs each of them
-/// over many records in turn.
+/// and alternating between them for every record of a hundred bytes costs
+/// more time than decoding the record; and a session that began and ended
+/// a document for every record would spend nearly as much again. Errors
+/// and coding paths are still each record's own: a record's decode starts
+/// at its root and places its errors in its text
+/// (``DecodingSession/decodeDocument(_:root:start:_:)``).
 ///
-/// One stream's reader uses it, one record or batch at a time.
+/// The next batch scans into the context the last one used, and the
+/// session begins the new tape (``DecodingSession/beginDocument(_:recordRoots:)``)
+/// with the keyed containers of the batch before given out again
+/// (``DecodingSession/endRecord(_:)``). A session that a decoded value
+/// kept (a model that stores its decoder) keeps its context and a copy of
+/// its batch's text for good, as after any decode, and the next batch
+/// starts afresh; so does a batch that grew the context's buffers or key
+/// cache past what a pool keeps, which goes back to the pool to be
+/// trimmed, so that memory stays bounded by the largest batch.
+///
+/// One stream's reader uses it, one batch at a time.
 final class RecordDecoder {
   private let options: JKDecoder.Options
   private let configuration: ScanConfiguration
   /// The session of the record before, free for the next one; nil before
   /// the first record and after one that left it unfit to reuse.
   private var session: DecodingSession?
-
-  /// A record of a batch on the tape: the bytes scanned (its own, or `{}`
-  /// for an empty one whose object's braces may be left out) and the
-  /// tape indexes of its root and of its end entry.
-  private struct ScannedRecord {
-    var input: UnsafeRawBufferPointer
-    var root: Int
-    var end: Int
-  }
 
   /// The record of a batch that failed, by its index, and its error.
   struct Failure: Error {
@@ -67,90 +60,77 @@ final class RecordDecoder {
   /// value to `deliver` as it is decoded. Stops at the first record that
   /// fails, whose failure it returns: the records before it have been
   /// delivered.
+  ///
+  /// The records must lie in one block of memory, in order (the lines of
+  /// one `Data`, the records a stream's buffer holds), and none may be
+  /// empty: they are scanned within that block onto one tape, and decoded
+  /// with one session, as the elements of an array would be.
   func decode<T: Decodable>(
     _ type: T.Type, records: Range<Int>, bytes: (Int) -> UnsafeRawBufferPointer,
     deliver: (consuming T) -> Void
   ) -> Failure? {
-    guard !records.isEmpty else { return nil }
+    guard let first = records.first, let region = Scanner.region(of: records, bytes) else {
+      return decodeAlone(type, records: records, bytes: bytes, deliver: deliver)
+    }
     var held = session.take()
     let context = held?.owner ?? DecodingContext.shared.take()
-    var scanned: [ScannedRecord] = []
-    scanned.reserveCapacity(records.count)
-    let scanFailure = scan(records, bytes: bytes, into: context, &scanned)
+    var roots: [Int] = []
+    roots.reserveCapacity(records.count)
+    let scanFailure = scan(records, bytes: bytes, within: region, into: context, &roots)
+    guard !roots.isEmpty else {
+      if let held { keepOrGiveBack(held) } else { DecodingContext.shared.give(context) }
+      return scanFailure
+    }
+    let document = Tape(context: context.scan, input: region)
+    var current: DecodingSession
+    if let reused = held.take() {
+      reused.beginDocument(document, recordRoots: roots)
+      current = reused
+    } else {
+      current = DecodingSession(
+        owner: context, document: document, recordRoots: roots, options: options)
+    }
     var failure: Failure?
-    for (offset, record) in scanned.enumerated() {
-      let index = records.lowerBound + offset
-      let document = Tape(
-        context: context.scan, input: record.input, root: record.root, end: record.end)
-      var current = Self.session(&held, owner: context, document: document, options)
-      let free: Bool
+    let regionStart = region.baseAddress.unsafelyUnwrapped
+    for (offset, root) in roots.enumerated() {
+      let index = first + offset
+      let text = bytes(index)
       do {
-        let value = try current.decodeDocument(InputText(utf8: bytes(index))) {
-          try $0.session.unwrap(type, at: 0, path: [])
-        }
-        free = DecodingSession.endRecord(&current)
+        let value = try current.decodeDocument(
+          InputText(utf8: text), root: root, start: text.baseAddress.unsafelyUnwrapped - regionStart
+        ) { try $0.session.unwrap(type, at: root, path: []) }
         deliver(consume value)
       } catch {
         failure = Failure(index: index, error: error)
-        free = DecodingSession.endRecord(&current)
-      }
-      if free {
-        held = current
-      } else {
-        // A decoded value kept the session, and the context with the
-        // rest of the batch's tape: the rest is read record by record.
-        if failure == nil {
-          failure = decodeAlone(
-            type, records: index + 1..<records.lowerBound + scanned.count, bytes: bytes,
-            deliver: deliver)
-        }
         break
       }
-      if failure != nil { break }
     }
-    if let held {
-      keepOrGiveBack(held)
-    } else if scanned.isEmpty {
-      // No session was made over the context: it goes straight back.
-      DecodingContext.shared.give(context)
-    }
+    // A decoded value that kept the session keeps the batch's tape and a
+    // copy of its text with it: the next batch takes another context.
+    if DecodingSession.endRecord(&current) { keepOrGiveBack(current) }
     return failure ?? scanFailure
   }
 
-  /// Scans the records onto the tape of `context`, each after the one
-  /// before, adding each to `scanned`; stops at the first that fails to
-  /// scan, whose failure it returns.
+  /// Scans the records within `region` onto the tape of `context`, each
+  /// after the one before, adding each one's root to `roots`; stops at the
+  /// first that fails to scan, whose failure it returns.
   private func scan(
-    _ records: Range<Int>, bytes: (Int) -> UnsafeRawBufferPointer, into context: DecodingContext,
-    _ scanned: inout [ScannedRecord]
+    _ records: Range<Int>, bytes: (Int) -> UnsafeRawBufferPointer,
+    within region: UnsafeRawBufferPointer, into context: DecodingContext, _ roots: inout [Int]
   ) -> Failure? {
     for index in records {
       let appending = index != records.lowerBound
       let root = appending ? context.scan.state.tape.count : 0
       do {
-        let input = try JKDecoder.scan(
-          InputText(utf8: bytes(index)), into: context.scan, options, configuration,
+        try JKDecoder.scanRecord(
+          InputText(utf8: bytes(index)), into: context.scan, configuration, within: region,
           appending: appending)
-        scanned.append(
-          ScannedRecord(input: input, root: root, end: context.scan.state.tape.count - 1))
       } catch {
         return Failure(index: index, error: error)
       }
+      roots.append(root)
     }
     return nil
-  }
-
-  /// The session for the next record, over `document`: the one `held`
-  /// (which it takes), or a new one on `owner`.
-  private static func session(
-    _ held: inout DecodingSession?, owner: DecodingContext, document: Tape,
-    _ options: JKDecoder.Options
-  ) -> DecodingSession {
-    if let reused = held.take() {
-      reused.beginDocument(document)
-      return reused
-    }
-    return DecodingSession(owner: owner, document: document, options: options)
   }
 
   /// Decodes the records one at a time, each scanned and decoded before
@@ -171,7 +151,7 @@ final class RecordDecoder {
 
   /// Decodes `type` from one record's UTF-8 `bytes`, which are valid for
   /// the call only.
-  func decode<T: Decodable>(_ type: T.Type, from bytes: UnsafeRawBufferPointer) throws -> T {
+  private func decode<T: Decodable>(_ type: T.Type, from bytes: UnsafeRawBufferPointer) throws -> T {
     let text = InputText(utf8: bytes)
     // The session of the record before is moved out, not copied: a stream
     // of small records would otherwise take and drop references to it and

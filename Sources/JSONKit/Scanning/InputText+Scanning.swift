@@ -4,17 +4,20 @@
 /// placed in the caller's bytes.
 extension InputText {
   /// Scans the text into the tape of `context`, or after what the tape
-  /// holds when `appending` (see ``Scanner/run(_:into:configuration:appending:)``).
-  /// `bytes`, when given, are read in the text's place (`{}` for the empty
-  /// input of a top level whose braces may be left out); a place in them is
-  /// a place in the text.
+  /// holds when `appending`, with offsets in `region` when given (see
+  /// ``Scanner/run(_:into:configuration:within:appending:)``). `bytes`,
+  /// when given, are read in the text's place (`{}` for the empty input of
+  /// a top level whose braces may be left out); a place in them is a place
+  /// in the text.
   func scan(
     into context: ScanContext, configuration: ScanConfiguration,
-    reading bytes: UnsafeRawBufferPointer? = nil, appending: Bool = false
+    reading bytes: UnsafeRawBufferPointer? = nil, within region: UnsafeRawBufferPointer? = nil,
+    appending: Bool = false
   ) throws(JKParseError) {
     do {
       try Scanner.scan(
-        bytes ?? utf8, into: context, configuration: configuration, appending: appending)
+        bytes ?? utf8, into: context, configuration: configuration, within: region,
+        appending: appending)
     } catch {
       throw relocated(error)
     }

@@ -53,10 +53,6 @@ struct Scanner<Recording: ScanRecording> {
   /// Whether that object has been closed by the end of the input, its only
   /// proper ending.
   var bracelessObjectEnded = false
-  /// The tape index of the document's root: 0, or where a document scanned
-  /// after others on the same tape begins (see ``run(_:into:configuration:appending:)``).
-  /// Containers record their end counting from it.
-  private var tapeStart = 0
 
   private init(
     base: UnsafePointer<UInt8>, count: Int, state: consuming ScanState,
@@ -77,21 +73,25 @@ struct Scanner<Recording: ScanRecording> {
   /// Scans `input` with the buffers of `context`; when recording the tape,
   /// it replaces what was there, and on return the root value is entry 0.
   ///
-  /// `appending` keeps what the tape and arena hold and records the
-  /// document after it, as if its entries began at index 0: its root is
-  /// the entry at the tape's count before the scan, and its containers'
-  /// end indexes count from there, so that a view starting at the root
-  /// reads it as any document (a stream scans a batch of records so, one
-  /// after another, before decoding them). A scan that fails then leaves
-  /// the tape and arena as they were.
+  /// A stream scans a batch of records, one after another, before decoding
+  /// them; for that, `region` is memory that holds `input` (and the batch's
+  /// other records): the entries' offsets count from its start, so that
+  /// one view of the tape reads every record of the batch. `appending`
+  /// keeps what the tape and arena hold and records the document after it:
+  /// its root is the entry at the tape's count before the scan, and its
+  /// entries' indexes (containers' ends included) are the tape's. A scan
+  /// that fails then leaves the tape and arena as they were. Errors are
+  /// placed in `input` alone.
   static func run(
     _ input: UnsafeRawBufferPointer, into context: ScanContext, configuration: ScanConfiguration,
-    appending: Bool = false
+    within region: UnsafeRawBufferPointer? = nil, appending: Bool = false
   ) throws(JKParseError) {
-    guard let start = input.baseAddress, input.count > 0 else {
+    guard let inputStart = input.baseAddress, input.count > 0 else {
       throw JKParseError(.emptyInput, "the input is empty", offset: 0, in: input)
     }
-    guard input.count < Int(UInt32.max) else {
+    let base = region?.baseAddress ?? inputStart
+    let start = inputStart - base
+    guard start + input.count < Int(UInt32.max) else {
       throw JKParseError(
         .inputTooLarge, "the input is larger than 4 GiB, the most one document may hold",
         offset: 0, in: input)
@@ -107,21 +107,24 @@ struct Scanner<Recording: ScanRecording> {
       let scanner = memory.baseAddress.unsafelyUnwrapped
       scanner.initialize(
         to: Scanner(
-          base: start.assumingMemoryBound(to: UInt8.self), count: input.count,
+          base: base.assumingMemoryBound(to: UInt8.self), count: start + input.count,
           state: state.move(), configuration: configuration))
       defer {
         // The stored member's own address: the move leaves it empty.
         state.moveInitialize(from: scanner.pointer(to: \.state).unsafelyUnwrapped, count: 1)
       }
+      scanner.pointee.index = start
       try scanner.pointee.scan(input, appending: appending)
     }
   }
 
-  /// Scans the document: `input` is the scanner's text, for errors.
+  /// Scans the document, which starts at `index`: `input` is its text, for
+  /// errors.
   private mutating func scan(_ input: UnsafeRawBufferPointer, appending: Bool) throws(JKParseError)
   {
+    let start = index
+    let tapeStart = appending ? state.tape.count : 0
     let arenaStart = appending ? state.arena.count : 0
-    tapeStart = appending ? state.tape.count : 0
     state.tape.count = tapeStart
     state.arena.count = arenaStart
     state.stack.count = 0
@@ -134,7 +137,7 @@ struct Scanner<Recording: ScanRecording> {
         state.tape.count = tapeStart
         state.arena.count = arenaStart
       }
-      throw JKParseError(error.kind, error.message, offset: error.offset, in: input)
+      throw JKParseError(error.kind, error.message, offset: error.offset - start, in: input)
     }
     if Recording.recordsTape { state.tape.append(TapeEntry.end) }
   }
@@ -142,7 +145,9 @@ struct Scanner<Recording: ScanRecording> {
   // MARK: - Document and containers
 
   private mutating func scanDocument() throws(ScanFailure) {
-    if end >= 3, base[0] == 0xEF, base[1] == 0xBB, base[2] == 0xBF { index = 3 }
+    if end - index >= 3, base[index] == 0xEF, base[index + 1] == 0xBB, base[index + 2] == 0xBF {
+      index += 3
+    }
     try skipWhitespace()
     if configuration.assumesTopLevelDictionary, index >= end || base[index] != UInt8(ascii: "{") {
       guard try openBracelessObject() else { return }
@@ -254,7 +259,7 @@ struct Scanner<Recording: ScanRecording> {
     let open = state.stack.base[state.stack.count]
     let tapeIndex = Int(truncatingIfNeeded: open & 0xFFFF_FFFF)
     let childCount = (open >> 32) & 0x7FFF_FFFF
-    state.tape.base[tapeIndex].payload = childCount << 32 | UInt64(state.tape.count &- tapeStart)
+    state.tape.base[tapeIndex].payload = childCount << 32 | UInt64(state.tape.count)
   }
 
   @inline(__always)
@@ -264,7 +269,7 @@ struct Scanner<Recording: ScanRecording> {
     let open = state.stack.base[state.stack.count]
     let tapeIndex = Int(truncatingIfNeeded: open & 0xFFFF_FFFF)
     let childCount = (open >> 32) & 0x7FFF_FFFF
-    state.tape.base[tapeIndex].payload = childCount << 32 | UInt64(state.tape.count &- tapeStart)
+    state.tape.base[tapeIndex].payload = childCount << 32 | UInt64(state.tape.count)
     let keyCount = Int(childCount)
     if keyCount > 1,
       state.hasRepeatedKeys(amongLast: keyCount)
@@ -871,14 +876,39 @@ struct Scanner<Recording: ScanRecording> {
 
 extension Scanner where Recording == TapeRecording {
   /// Scans `input` onto the tape of `context`, replacing what was there
-  /// (on return the root value is entry 0), or after it when `appending`
-  /// (see ``run(_:into:configuration:appending:)``).
+  /// (on return the root value is entry 0), or after it when `appending`,
+  /// with offsets in `region` (see
+  /// ``run(_:into:configuration:within:appending:)``).
   @inline(__always)
   static func scan(
     _ input: UnsafeRawBufferPointer, into context: ScanContext, configuration: ScanConfiguration,
-    appending: Bool = false
+    within region: UnsafeRawBufferPointer? = nil, appending: Bool = false
   ) throws(JKParseError) {
-    try run(input, into: context, configuration: configuration, appending: appending)
+    try run(
+      input, into: context, configuration: configuration, within: region, appending: appending)
+  }
+}
+
+extension Scanner where Recording == TapeRecording {
+  /// The block of memory from the first record's start to the last one's
+  /// end, within which a batch of records is scanned onto one tape (see
+  /// ``run(_:into:configuration:within:appending:)``): when the records
+  /// `bytes(i)` lie in it in order and none is empty; nil otherwise.
+  static func region(
+    of records: Range<Int>, _ bytes: (Int) -> UnsafeRawBufferPointer
+  ) -> UnsafeRawBufferPointer? {
+    var start: UnsafeRawPointer?
+    var end: UnsafeRawPointer?
+    for index in records {
+      let record = bytes(index)
+      guard let base = record.baseAddress, record.count > 0, base >= end ?? base else {
+        return nil
+      }
+      start = start ?? base
+      end = base + record.count
+    }
+    guard let start, let end else { return nil }
+    return UnsafeRawBufferPointer(start: start, count: end - start)
   }
 }
 

@@ -19,18 +19,12 @@ struct Tape {
   /// Per key id, the key as a `String`.
   var keys: [String] { context.state.keys.strings }
 
-  /// The view of what `context` holds after scanning `input`.
+  /// The view of what `context` holds after scanning `input`: one
+  /// document, or the records of a batch scanned within `input` (see
+  /// ``Scanner/run(_:into:configuration:within:appending:)``).
   init(context: ScanContext, input: UnsafeRawBufferPointer) {
-    self.init(context: context, input: input, root: 0, end: context.state.tape.count - 1)
-  }
-
-  /// The view of the document scanned from `input` whose root is the
-  /// entry at `root` and whose end entry is at `end`: one of the documents
-  /// that scans ``Scanner/run(_:into:configuration:appending:)`` put on one
-  /// tape, seen as if it began at index 0.
-  init(context: ScanContext, input: UnsafeRawBufferPointer, root: Int, end: Int) {
-    entries = UnsafePointer(context.state.tape.base + root)
-    count = end - root
+    entries = UnsafePointer(context.state.tape.base)
+    count = context.state.tape.count - 1
     arena = UnsafePointer(context.state.arena.base)
     self.context = context
     self.input = input

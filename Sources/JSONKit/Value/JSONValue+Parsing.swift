@@ -94,21 +94,33 @@ extension JSONValue {
   /// passed to `deliver`. Stops at the first record that fails, and
   /// returns its index and its error, placed in the record; the values
   /// before it have been delivered.
+  ///
+  /// The records are scanned within one block of memory when they lie in
+  /// one, in order, and none is empty (see
+  /// ``Scanner/run(_:into:configuration:within:appending:)``); otherwise
+  /// each is parsed alone.
   static func parseRecords(
     _ records: Range<Int>, bytes: (Int) -> UnsafeRawBufferPointer, options: JKParseOptions,
     maxDepth: Int, with context: ScanContext, deliver: (consuming JSONValue) -> Void
   ) -> (index: Int, error: JKParseError)? {
+    guard let region = Scanner.region(of: records, bytes) else {
+      return parseAlone(
+        records, bytes: bytes, options: options, maxDepth: maxDepth, with: context,
+        deliver: deliver)
+    }
     let configuration = configuration(options, maxDepth)
-    var scanned: [(root: Int, end: Int)] = []
-    scanned.reserveCapacity(records.count)
-    let failure = scanRecords(records, bytes: bytes, configuration, into: context, &scanned)
-    for (offset, document) in scanned.enumerated() {
+    var roots: [Int] = []
+    roots.reserveCapacity(records.count)
+    let failure = scanRecords(records, bytes: bytes, configuration, within: region, context, &roots)
+    let regionStart = region.baseAddress.unsafelyUnwrapped
+    for (offset, root) in roots.enumerated() {
       let index = records.lowerBound + offset
-      let text = InputText(utf8: bytes(index))
+      let text = bytes(index)
       do {
         deliver(
           try buildRecord(
-            document, text: text, in: context,
+            at: root, scannedInto: context, within: region, text: InputText(utf8: text),
+            start: text.baseAddress.unsafelyUnwrapped - regionStart,
             mayHoldBigIntegers: configuration.allowsBigIntegers))
       } catch {
         return (index, error)
@@ -117,37 +129,57 @@ extension JSONValue {
     return failure
   }
 
-  /// The value of the record scanned from `text` whose root and end
-  /// entry on the tape of `context` are `document`'s.
+  /// Parses the records one at a time, as ``parseRecords(_:bytes:options:maxDepth:with:deliver:)``
+  /// does.
   @inline(never)
-  private static func buildRecord(
-    _ document: (root: Int, end: Int), text: InputText, in context: ScanContext,
-    mayHoldBigIntegers: Bool
-  ) throws(JKParseError) -> JSONValue {
-    try build(
-      Tape(context: context, input: text.utf8, root: document.root, end: document.end),
-      text: text, mayHoldBigIntegers: mayHoldBigIntegers)
+  private static func parseAlone(
+    _ records: Range<Int>, bytes: (Int) -> UnsafeRawBufferPointer, options: JKParseOptions,
+    maxDepth: Int, with context: ScanContext, deliver: (consuming JSONValue) -> Void
+  ) -> (index: Int, error: JKParseError)? {
+    for index in records {
+      do {
+        deliver(try parse(utf8: bytes(index), options: options, maxDepth: maxDepth, with: context))
+      } catch {
+        return (index, error)
+      }
+    }
+    return nil
   }
 
-  /// Scans the records onto the tape of `context`, each after the one
-  /// before, adding each one's root and end entry to `scanned`; stops at
-  /// the first that fails, whose index and error it returns.
+  /// The value of the record whose root is the entry at `root` of the
+  /// tape of `context`, scanned within `region` from `text`, which starts
+  /// at offset `start` of it.
+  // Not inlined: building the view of the tape in the caller's loop makes
+  // Swift 6.3's optimizer fail (an ownership error in copy propagation).
+  @inline(never)
+  private static func buildRecord(
+    at root: Int, scannedInto context: ScanContext, within region: UnsafeRawBufferPointer,
+    text: InputText, start: Int, mayHoldBigIntegers: Bool
+  ) throws(JKParseError) -> JSONValue {
+    try build(
+      Tape(context: context, input: region), root: root, text: text, start: start,
+      mayHoldBigIntegers: mayHoldBigIntegers)
+  }
+
+  /// Scans the records within `region` onto the tape of `context`, each
+  /// after the one before, adding each one's root to `roots`; stops at the
+  /// first that fails, whose index and error it returns.
   @inline(never)
   private static func scanRecords(
     _ records: Range<Int>, bytes: (Int) -> UnsafeRawBufferPointer,
-    _ configuration: ScanConfiguration, into context: ScanContext,
-    _ scanned: inout [(root: Int, end: Int)]
+    _ configuration: ScanConfiguration, within region: UnsafeRawBufferPointer,
+    _ context: ScanContext, _ roots: inout [Int]
   ) -> (index: Int, error: JKParseError)? {
     for index in records {
       let appending = index != records.lowerBound
       let root = appending ? context.state.tape.count : 0
       do {
         try InputText(utf8: bytes(index)).scan(
-          into: context, configuration: configuration, appending: appending)
+          into: context, configuration: configuration, within: region, appending: appending)
       } catch {
         return (index, error)
       }
-      scanned.append((root, context.state.tape.count - 1))
+      roots.append(root)
     }
     return nil
   }
@@ -251,19 +283,22 @@ extension JSONValue {
       mayHoldBigIntegers: configuration.allowsBigIntegers)
   }
 
-  /// The root value of `tape`.
+  /// The root value of `tape`, or of the record on it whose root is the
+  /// entry at `root` and whose text, `text`, starts at offset `start` of
+  /// the tape's input.
   private static func build(
-    _ tape: Tape, text: InputText, mayHoldBigIntegers: Bool
+    _ tape: Tape, root: Int = 0, text: InputText, start: Int = 0, mayHoldBigIntegers: Bool
   ) throws(JKParseError) -> JSONValue {
     do {
-      return try JSONValueBuilder.value(at: 0, in: tape, mayHoldBigIntegers: mayHoldBigIntegers)
+      return try JSONValueBuilder.value(
+        at: root, in: tape, mayHoldBigIntegers: mayHoldBigIntegers)
     } catch {
       // The scan already rejects integers beyond 64 bits; this keeps the
       // answer an error, not a crash, should that ever change.
       throw text.relocated(
         JKParseError(
           .integerOutOfRange, "the integer does not fit 64 bits",
-          offset: tape[error.index].offset, in: text.utf8))
+          offset: tape[error.index].offset - start, in: text.utf8))
     }
   }
 
