@@ -151,7 +151,8 @@ final class RecordDecoder {
 
   /// Decodes `type` from one record's UTF-8 `bytes`, which are valid for
   /// the call only.
-  private func decode<T: Decodable>(_ type: T.Type, from bytes: UnsafeRawBufferPointer) throws -> T {
+  private func decode<T: Decodable>(_ type: T.Type, from bytes: UnsafeRawBufferPointer) throws -> T
+  {
     let text = InputText(utf8: bytes)
     // The session of the record before is moved out, not copied: a stream
     // of small records would otherwise take and drop references to it and
