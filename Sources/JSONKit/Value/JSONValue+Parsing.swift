@@ -113,6 +113,7 @@ extension JSONValue {
     roots.reserveCapacity(records.count)
     let failure = scanRecords(records, bytes: bytes, configuration, within: region, context, &roots)
     let regionStart = region.baseAddress.unsafelyUnwrapped
+    var workspace = JSONValueBuilder.Workspace()
     for (offset, root) in roots.enumerated() {
       let index = records.lowerBound + offset
       let text = bytes(index)
@@ -121,7 +122,7 @@ extension JSONValue {
           try buildRecord(
             at: root, scannedInto: context, within: region, text: InputText(utf8: text),
             start: text.baseAddress.unsafelyUnwrapped - regionStart,
-            mayHoldBigIntegers: configuration.allowsBigIntegers))
+            mayHoldBigIntegers: configuration.allowsBigIntegers, using: &workspace))
       } catch {
         return (index, error)
       }
@@ -154,11 +155,16 @@ extension JSONValue {
   @inline(never)
   private static func buildRecord(
     at root: Int, scannedInto context: ScanContext, within region: UnsafeRawBufferPointer,
-    text: InputText, start: Int, mayHoldBigIntegers: Bool
+    text: InputText, start: Int, mayHoldBigIntegers: Bool,
+    using workspace: inout JSONValueBuilder.Workspace
   ) throws(JKParseError) -> JSONValue {
-    try build(
-      Tape(context: context, input: region), root: root, text: text, start: start,
-      mayHoldBigIntegers: mayHoldBigIntegers)
+    let tape = Tape(context: context, input: region)
+    do {
+      return try JSONValueBuilder.value(
+        at: root, in: tape, mayHoldBigIntegers: mayHoldBigIntegers, using: &workspace)
+    } catch {
+      throw bigIntegerError(error, in: tape, text: text, start: start)
+    }
   }
 
   /// Scans the records within `region` onto the tape of `context`, each
@@ -283,23 +289,28 @@ extension JSONValue {
       mayHoldBigIntegers: configuration.allowsBigIntegers)
   }
 
-  /// The root value of `tape`, or of the record on it whose root is the
-  /// entry at `root` and whose text, `text`, starts at offset `start` of
-  /// the tape's input.
+  /// The root value of `tape`.
   private static func build(
-    _ tape: Tape, root: Int = 0, text: InputText, start: Int = 0, mayHoldBigIntegers: Bool
+    _ tape: Tape, text: InputText, mayHoldBigIntegers: Bool
   ) throws(JKParseError) -> JSONValue {
     do {
-      return try JSONValueBuilder.value(
-        at: root, in: tape, mayHoldBigIntegers: mayHoldBigIntegers)
+      return try JSONValueBuilder.value(at: 0, in: tape, mayHoldBigIntegers: mayHoldBigIntegers)
     } catch {
-      // The scan already rejects integers beyond 64 bits; this keeps the
-      // answer an error, not a crash, should that ever change.
-      throw text.relocated(
-        JKParseError(
-          .integerOutOfRange, "the integer does not fit 64 bits",
-          offset: tape[error.index].offset - start, in: text.utf8))
+      throw bigIntegerError(error, in: tape, text: text, start: 0)
     }
+  }
+
+  /// The error for an integer beyond 64 bits that a build met, in `text`,
+  /// which starts at offset `start` of the tape's input. The scan already
+  /// rejects such integers; this keeps the answer an error, not a crash,
+  /// should that ever change.
+  private static func bigIntegerError(
+    _ error: JSONValueBuilder.BigInteger, in tape: Tape, text: InputText, start: Int
+  ) -> JKParseError {
+    text.relocated(
+      JKParseError(
+        .integerOutOfRange, "the integer does not fit 64 bits",
+        offset: tape[error.index].offset - start, in: text.utf8))
   }
 
   /// Validates without recording anything: no tape, no arena, no keys,

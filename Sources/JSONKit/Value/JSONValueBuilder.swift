@@ -14,7 +14,7 @@ enum JSONValueBuilder {
   }
 
   /// A container whose children are being built.
-  private struct Frame {
+  struct Frame {
     /// The container's own entry.
     let start: Int
     /// The index just past its last entry.
@@ -38,26 +38,50 @@ enum JSONValueBuilder {
   ) throws(BigInteger) -> JSONValue {
     let rootEntry = tape[root]
     guard rootEntry.isContainer else { return try scalar(rootEntry, at: root, in: tape) }
+    var workspace = Workspace()
+    return try value(
+      at: root, in: tape, mayHoldBigIntegers: mayHoldBigIntegers, convertingKeys: convert,
+      using: &workspace)
+  }
+
+  /// The stacks a build keeps its unfinished values on. A build that
+  /// succeeds leaves them empty, so that the values of many documents (a
+  /// stream's batch of records) are built with one set.
+  struct Workspace: ~Copyable {
     var elements = MovingStack<JSONValue>(capacity: 64)
     var members = MovingStack<JSONObject.Member>(capacity: 64)
     var keyIDs = MovingStack<UInt32>(capacity: 16)
     var frames = MovingStack<Frame>(capacity: 16)
+  }
+
+  /// The value whose entry is at `root`, built on the stacks of
+  /// `workspace`, as ``value(at:in:mayHoldBigIntegers:convertingKeys:)``
+  /// builds it.
+  static func value(
+    at root: Int, in tape: Tape, mayHoldBigIntegers: Bool = true,
+    convertingKeys convert: ((_ object: Int, _ key: String) -> String)? = nil,
+    using workspace: inout Workspace
+  ) throws(BigInteger) -> JSONValue {
+    let rootEntry = tape[root]
+    guard rootEntry.isContainer else { return try scalar(rootEntry, at: root, in: tape) }
     // The key cache's array, taken once for the whole build.
     let keys = tape.keys
+    // The frames of a build before, should one have failed, stay below.
+    let outerFrames = workspace.frames.count
     var index = root
     while true {
       let entry = tape[index]
       var value: JSONValue
       switch entry.kind {
       case .key:
-        keyIDs.push(UInt32(truncatingIfNeeded: entry.payload))
+        workspace.keyIDs.push(UInt32(truncatingIfNeeded: entry.payload))
         index &+= 1
         continue
       case .array:
         let end = entry.containerEnd
         let count = entry.childCount
         guard end &- index &- 1 == count else {
-          frames.push(Frame(start: index, end: end, isObject: false))
+          workspace.frames.push(Frame(start: index, end: end, isObject: false))
           index &+= 1
           continue
         }
@@ -70,7 +94,7 @@ enum JSONValueBuilder {
         let end = entry.containerEnd
         let count = entry.childCount
         guard end &- index &- 1 == 2 &* count else {
-          frames.push(Frame(start: index, end: end, isObject: true))
+          workspace.frames.push(Frame(start: index, end: end, isObject: true))
           index &+= 1
           continue
         }
@@ -88,24 +112,24 @@ enum JSONValueBuilder {
       // Hand `value` to its container, closing every container that it
       // finishes in turn.
       while true {
-        guard frames.count > 0 else { return value }
-        let frame = frames.top
+        guard workspace.frames.count > outerFrames else { return value }
+        let frame = workspace.frames.top
         // `consume`, or the value is copied onto the stack and the
         // original destroyed: a retain and a release per container.
         if frame.isObject {
-          let key = keys[Int(truncatingIfNeeded: keyIDs.pop())]
-          members.push(JSONObject.Member(key: key, value: consume value))
+          let key = keys[Int(truncatingIfNeeded: workspace.keyIDs.pop())]
+          workspace.members.push(JSONObject.Member(key: key, value: consume value))
         } else {
-          elements.push(consume value)
+          workspace.elements.push(consume value)
         }
         guard frame.end == index else { break }
-        _ = frames.pop()
+        _ = workspace.frames.pop()
         let container = tape[frame.start]
         if frame.isObject {
-          let closed = members.popArray(container.childCount)
+          let closed = workspace.members.popArray(container.childCount)
           value = .object(object(closed, of: container, at: frame.start, convertingKeys: convert))
         } else {
-          value = .array(elements.popArray(container.childCount))
+          value = .array(workspace.elements.popArray(container.childCount))
         }
       }
     }
