@@ -110,6 +110,38 @@ struct ArrayElementStreamTests {
     }
   }
 
+  @Test("A comment between elements must be well-formed UTF-8, as in a whole document")
+  func commentUTF8() async throws {
+    let cases: [(bytes: [UInt8], offset: Int?)] = [
+      (Array("[1, // caf".utf8) + [0xC3, 0xA9] + Array("\n 2]".utf8), nil),
+      (Array("[1, /* \u{1F600} */ 2] // after".utf8) + [0xF0, 0x9F, 0x98, 0x80], nil),
+      (Array("[// x".utf8) + [0xF1, 0x00] + Array("\n2]".utf8), 5),
+      (Array("[1] /* ".utf8) + [0xE2, 0x82] + Array(" */".utf8), 7),
+      (Array("[1, /* ".utf8) + [0xFF] + Array(" */ 2]".utf8), 7),
+    ]
+    for (bytes, offset) in cases {
+      let whole = Result {
+        try JSONValue(parsing: Data(bytes), options: .comments)
+      }
+      for size in [1, 2, 3, 4, 100] {
+        let outcome = await StreamOutcome(
+          JSONValue.arrayElements(from: ChunkedBytes(bytes, every: size), options: .comments))
+        #expect(outcome.parseError?.offset == offset)
+        if let offset {
+          #expect(outcome.parseError?.kind == .invalidUTF8)
+          #expect((try? whole.get()) == nil)
+          #expect(outcome.parseError?.column == offset + 1)
+        } else {
+          #expect(outcome.elements == (try whole.get()).arrayValue)
+        }
+        let loose = await StreamOutcome(
+          JSONValue.arrayElements(
+            from: ChunkedBytes(bytes, every: size), options: [.comments, .looseUnicode]))
+        #expect(loose.error == nil)
+      }
+    }
+  }
+
   @Test("Text after the array is ignored only with permitTextAfterValidJSON, never inside it")
   func textAfter() async {
     let after = await values("[1, 2] trailing", options: .permitTextAfterValidJSON)

@@ -28,6 +28,8 @@ struct ArrayElementFramer: RecordFramer {
   private let singleQuotes: Bool
   private let allowsTrailingComma: Bool
   private let permitsTextAfterArray: Bool
+  /// Whether ill-formed UTF-8 in a comment passes (`.looseUnicode`).
+  private let looseUnicode: Bool
   private let maxDepth: Int
 
   private var stage = Stage.beforeArray
@@ -62,6 +64,7 @@ struct ArrayElementFramer: RecordFramer {
     singleQuotes = json5
     allowsTrailingComma = json5 || options.contains(.trailingCommas)
     permitsTextAfterArray = options.contains(.permitTextAfterValidJSON)
+    looseUnicode = options.contains(.looseUnicode)
   }
 
   var pendingStart: Int {
@@ -105,6 +108,24 @@ struct ArrayElementFramer: RecordFramer {
     }
     while position < end {
       if comment != .none {
+        if base[position] >= 0x80, comment != .slash, stage != .inElement {
+          // A multi-byte character in a comment between elements, checked
+          // as the scanner checks one (inside an element, the scanner
+          // reads the comment itself).
+          let length = UTF8Validation.sequenceLength(lead: base[position])
+          if length > 0, position + length > end, !atEnd {
+            scanned = origin + position
+            return nil
+          }
+          let (decoded, _) = UTF8Validation.decodeMultibyte(base, at: position, end: end)
+          guard decoded > 0 || looseUnicode else {
+            throw failure(
+              .invalidUTF8, "ill-formed UTF-8 in a comment", at: origin + position, in: buffer)
+          }
+          if comment == .blockStar { comment = .block }
+          position += abs(decoded)
+          continue
+        }
         if try advanceComment(base[position], at: position, in: buffer) { position += 1 }
         continue
       }
