@@ -158,6 +158,7 @@ public func fuzzStreams(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
       outcome.matches(outcomes[0]), "every chunking gives the same records and error",
       "\(outcomes[0])\n\(outcome)\ncuts \(cuts.sorted())")
   }
+  checkDecoder(bytes: bytes, chunks: [[bytes], chunks], arrays: arrays, options: options)
   let outcome = outcomes[0]
   require(
     outcome.otherError == nil, "a stream of bytes throws only JKParseError",
@@ -172,6 +173,49 @@ public func fuzzStreams(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     checkLines(outcome, bytes: bytes, options: options)
   }
   return 0
+}
+
+/// The decoder's readers scan a batch of the records that have arrived
+/// whole before decoding them: however the stream is cut, they give the
+/// same records and the same error, and `decodeLines` of the whole text as
+/// `Data` gives the same records or fails.
+private func checkDecoder(
+  bytes: [UInt8], chunks: [[[UInt8]]], arrays: Bool, options: JKParseOptions
+) {
+  func read(_ stream: Chunks) -> Outcome {
+    collect {
+      let decoder = JKDecoder()
+      decoder.parseOptions = options
+      return await drain(
+        arrays
+          ? decoder.decodeArrayElements(JSONValue.self, from: stream)
+          : decoder.decodeLines(JSONValue.self, from: stream))
+    }
+  }
+  let outcomes =
+    chunks.map { read(Chunks(chunks: $0)) } + [read(Chunks(chunks: bytes.map { [$0] }))]
+  for outcome in outcomes.dropFirst() {
+    require(
+      outcome.matches(outcomes[0]), "the decoder's readers give the same records however cut",
+      "\(outcomes[0])\n\(outcome)")
+  }
+  guard !arrays else { return }
+  let decoder = JKDecoder()
+  decoder.parseOptions = options
+  let whole = try? decoder.decodeLines(JSONValue.self, from: Data(bytes))
+  let streamed = outcomes[0]
+  if let whole {
+    require(
+      streamed.error == nil && streamed.otherError == nil, "decodeLines of Data reads the stream")
+    require(
+      whole.count == streamed.values.count
+        && zip(whole, streamed.values).allSatisfy { difference($0, $1, keyOrder: true) == nil },
+      "decodeLines of Data gives the stream's records")
+  } else {
+    require(
+      streamed.error != nil || streamed.otherError != nil, "decodeLines of Data fails as the stream"
+    )
+  }
 }
 
 private func checkLines(_ outcome: Outcome, bytes: [UInt8], options: JKParseOptions) {
