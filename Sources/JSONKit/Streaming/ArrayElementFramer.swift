@@ -226,6 +226,11 @@ struct ArrayElementFramer: RecordFramer {
         if depth == 0 { return (position, .ended) }
         continue
       }
+      if !isScalar {
+        // Inside a container, outside strings, only a few bytes matter.
+        while position < end, !Self.mattersInContainer(base[position]) { position &+= 1 }
+        guard position < end else { break }
+      }
       let byte = base[position]
       if isScalar {
         if isScalarDelimiter(byte) { return (position, .ended) }
@@ -443,6 +448,19 @@ struct ArrayElementFramer: RecordFramer {
       position += 1
     }
     return position
+  }
+
+  /// Whether `byte` can matter inside a container outside strings: a quote
+  /// of either kind, a bracket or brace, `/`, a line feed or a carriage
+  /// return. Numbers, literals, colons, commas and spaces are passed over.
+  @inline(__always)
+  private static func mattersInContainer(_ byte: UInt8) -> Bool {
+    // Bit `b & 63` of the word for `b >> 6` (0 or 1; every such byte is
+    // below 0x80).
+    let low: UInt64 = 1 << 0x0A | 1 << 0x0D | 1 << 0x22 | 1 << 0x27 | 1 << 0x2F
+    let high: UInt64 = 1 << (0x5B - 64) | 1 << (0x5D - 64) | 1 << (0x7B - 64) | 1 << (0x7D - 64)
+    let word = byte < 64 ? low : byte < 128 ? high : 0
+    return word >> UInt64(byte & 63) & 1 != 0
   }
 
   /// Whether `byte` ends a number or literal element: whatever cannot
