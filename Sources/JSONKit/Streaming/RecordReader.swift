@@ -2,13 +2,17 @@
 /// into one buffer, asks its framer where each record ends, and keeps only
 /// the unfinished record when it reads on, so that memory is bounded by the
 /// largest record (at most `limit` bytes) plus one chunk.
+///
+/// One iterator reads through it, one call at a time, and no access to one
+/// of its members overlaps another to the same member: they are not
+/// checked, which cost two checks per record.
 final class RecordReader<Framer: RecordFramer, Source: ChunkSource> {
-  private var source: Source
-  private var framer: Framer
-  private var buffer = StreamBuffer()
+  @exclusivity(unchecked) private var source: Source
+  @exclusivity(unchecked) private var framer: Framer
+  @exclusivity(unchecked) private var buffer = StreamBuffer()
   private let limit: Int
-  private var sourceEnded = false
-  private var stopped = false
+  @exclusivity(unchecked) private var sourceEnded = false
+  @exclusivity(unchecked) private var stopped = false
 
   init(source: Source, framer: Framer, limit: Int) {
     self.source = source
