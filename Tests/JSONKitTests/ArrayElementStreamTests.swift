@@ -140,6 +140,27 @@ struct ArrayElementStreamTests {
         #expect(loose.error == nil)
       }
     }
+    // After the array, with text after it permitted, nothing is read; a block
+    // comment that the input ends in is unclosed, whatever its last byte.
+    let after = Array("[1] /* ".utf8) + [0xFF] + Array(" */".utf8)
+    let unclosed = Array("[1] /* ".utf8) + [0xE2]
+    for size in [1, 2, 100] {
+      let permitted = await StreamOutcome(
+        JSONValue.arrayElements(
+          from: ChunkedBytes(after, every: size),
+          options: [.comments, .permitTextAfterValidJSON]))
+      #expect(permitted.error == nil)
+      #expect(permitted.elements == [1])
+      let open = await StreamOutcome(
+        JSONValue.arrayElements(from: ChunkedBytes(unclosed, every: size), options: .comments))
+      #expect(open.parseError?.kind == .unterminated)
+      #expect(open.parseError?.offset == 4)
+    }
+    #expect(throws: JKParseError.self) {
+      try JSONValue(parsing: Data(unclosed), options: .comments)
+    }
+    #expect(
+      try JSONValue(parsing: Data(after), options: [.comments, .permitTextAfterValidJSON]) == [1])
   }
 
   @Test("Text after the array is ignored only with permitTextAfterValidJSON, never inside it")

@@ -241,4 +241,47 @@ struct StreamBatchTests {
       }
     }
   }
+
+  @Test("Cancelling ends a batched stream at the next record, even its last, and ends it for good")
+  func cancellation() async throws {
+    // Twenty records arrive in one chunk, the tenth bad: cancelling after
+    // the third ends the stream with CancellationError, and nothing (not
+    // the bad record's error, already read in the batch) comes after it.
+    var lines = (0..<20).map { #"{"id":\#($0),"name":"n"}"# }
+    lines[9] = #"{"id":"bad","name":"n"}"#
+    let text = Array((lines.joined(separator: "\n") + "\n").utf8)
+    let afterCancel = await Task {
+      var iterator = JKDecoder().decodeLines(Item.self, from: ChunkedBytes(text, every: 1 << 20))
+        .makeAsyncIterator()
+      var results: [String] = []
+      for _ in 0..<3 { _ = try? await iterator.next() }
+      withUnsafeCurrentTask { $0?.cancel() }
+      for _ in 0..<3 {
+        do {
+          results.append(try await iterator.next() == nil ? "nil" : "record")
+        } catch {
+          results.append(error is CancellationError ? "cancelled" : "error")
+        }
+      }
+      return results
+    }.value
+    #expect(afterCancel == ["cancelled", "nil", "nil"])
+
+    // A stream's last record, with no newline after it: a task cancelled
+    // once it has it still learns of the cancellation.
+    let last = await Task {
+      var iterator = JKDecoder().decodeLines(
+        Item.self, from: ChunkedBytes(Array(#"{"id":1,"name":"n"}"#.utf8), every: 100)
+      ).makeAsyncIterator()
+      _ = try? await iterator.next()
+      withUnsafeCurrentTask { $0?.cancel() }
+      do {
+        _ = try await iterator.next()
+        return false
+      } catch {
+        return error is CancellationError
+      }
+    }.value
+    #expect(last)
+  }
 }

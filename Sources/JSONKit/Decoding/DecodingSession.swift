@@ -28,8 +28,9 @@ final class DecodingSession {
   let context: ScanContext
   /// What `context` is pooled in, with the key tables made from its keys.
   let owner: DecodingContext
-  /// The index of the scan's end entry, a `null` past the document, read by
-  /// decoders of absent values (`superDecoder(forKey:)` for a missing key).
+  /// The index of the scan's end entry, a `null` past the document (past
+  /// the last record of a stream's batch), read by decoders of absent
+  /// values (`superDecoder(forKey:)` for a missing key).
   @exclusivity(unchecked) private(set) var absentIndex: Int
   private var ownedInput: UnsafeMutableRawBufferPointer?
   /// What the models asked about in each object, when unknown keys are

@@ -29,8 +29,8 @@
 final class RecordDecoder {
   private let options: JKDecoder.Options
   private let configuration: ScanConfiguration
-  /// The session of the record before, free for the next one; nil before
-  /// the first record and after one that left it unfit to reuse.
+  /// The session of the batch before, free for the next one; nil before
+  /// the first batch and after one that left it unfit to reuse.
   private var session: DecodingSession?
 
   /// The record of a batch that failed, by its index, and its error.
@@ -61,10 +61,11 @@ final class RecordDecoder {
   /// fails, whose failure it returns: the records before it have been
   /// delivered.
   ///
-  /// The records must lie in one block of memory, in order (the lines of
-  /// one `Data`, the records a stream's buffer holds), and none may be
-  /// empty: they are scanned within that block onto one tape, and decoded
-  /// with one session, as the elements of an array would be.
+  /// When the records lie in one block of memory, in order (the lines of
+  /// one `Data`, the records a stream's buffer holds), and none is empty,
+  /// they are scanned within that block onto one tape and decoded with one
+  /// session, as the elements of an array would be; otherwise each is
+  /// scanned and decoded alone.
   func decode<T: Decodable>(
     _ type: T.Type, records: Range<Int>, bytes: (Int) -> UnsafeRawBufferPointer,
     deliver: (consuming T) -> Void

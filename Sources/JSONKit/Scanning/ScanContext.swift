@@ -124,8 +124,9 @@ final class ScanContext: PooledContext, @unchecked Sendable {
   }
 
   /// Where ``state`` is, for a scan to move it out while it runs and back
-  /// when it ends (see ``Scanner/run(_:into:configuration:)``): nothing
-  /// else may use the state in between.
+  /// when it ends (see
+  /// ``Scanner/run(_:into:configuration:within:appending:)``): nothing else
+  /// may use the state in between.
   var stateAddress: UnsafeMutablePointer<ScanState> { statePointer }
 
   deinit {

@@ -29,7 +29,7 @@ struct ScanConfiguration: BitwiseCopyable {
 /// memory beyond the stack of open containers.
 ///
 /// Every member but ``state`` must be plain bits (its own types are
-/// `BitwiseCopyable`): ``run(_:into:configuration:)`` never destroys a
+/// `BitwiseCopyable`): ``run(_:into:configuration:within:appending:)`` never destroys a
 /// scanner as a value, only moves its state out.
 struct Scanner<Recording: ScanRecording> {
   let base: UnsafePointer<UInt8>
@@ -907,7 +907,8 @@ extension Scanner where Recording == TapeRecording {
       start = start ?? base
       end = base + record.count
     }
-    guard let start, let end else { return nil }
+    // Offsets in the block must fit the tape's 32 bits, as a document's do.
+    guard let start, let end, end - start < Int(UInt32.max) else { return nil }
     return UnsafeRawBufferPointer(start: start, count: end - start)
   }
 }

@@ -5,7 +5,9 @@
 /// braces, comments when they are allowed, and the commas (a trailing one
 /// when allowed) and whitespace between elements. Everything
 /// else (Unicode, numbers, literals, matching brackets) is the scanner's to
-/// check when it reads the element. Its state lives in the value, so a
+/// check when it reads the element; but for the UTF-8 of comments between
+/// elements, which no element holds, and which the framer checks as the
+/// scanner checks a whole document's. Its state lives in the value, so a
 /// chunk may end at any byte, inside a string, an escape or a
 /// multi-byte character.
 ///
@@ -108,10 +110,16 @@ struct ArrayElementFramer: RecordFramer {
     }
     while position < end {
       if comment != .none {
-        if base[position] >= 0x80, comment != .slash, stage != .inElement {
+        if base[position] >= 0x80, comment != .slash, stage != .inElement,
+          stage != .afterArray || !permitsTextAfterArray,
+          !(atEnd && position == end - 1 && (comment == .block || comment == .blockStar))
+        {
           // A multi-byte character in a comment between elements, checked
-          // as the scanner checks one (inside an element, the scanner
-          // reads the comment itself).
+          // as the scanner checks one: not inside an element (the scanner
+          // reads that comment itself), not after the array when text may
+          // follow it (the scanner reads none), and not in the last byte
+          // of a block comment that the input ends in (the scanner reports
+          // the comment unclosed).
           let length = UTF8Validation.sequenceLength(lead: base[position])
           if length > 0, position + length > end, !atEnd {
             scanned = origin + position

@@ -67,17 +67,16 @@ public struct JKRecordSequence<Element>: AsyncSequence {
     @usableFromInline
     mutating func nextReading() async throws -> Element? {
       while true {
-        if batch.hasReady {
-          // Cancellation is seen at every record delivered, not only when
-          // a batch is framed.
-          do {
-            try Task.checkCancellation()
-          } catch {
-            end()
-            throw error
-          }
-          return batch.nextReady()
+        if batch.ended { return nil }
+        // Cancellation is seen at every record delivered, before a batch
+        // is framed and before an error waiting in one.
+        do {
+          try Task.checkCancellation()
+        } catch {
+          end()
+          throw error
         }
+        if batch.hasReady { return batch.nextReady() }
         if let error = batch.error.take() {
           end()
           throw error
@@ -118,10 +117,13 @@ public struct JKRecordSequence<Element>: AsyncSequence {
       }
     }
 
-    /// Ends the stream after an error: nothing is delivered after it.
+    /// Ends the stream after an error: nothing is delivered after it, not
+    /// even an error that waited in the batch.
     private func end() {
       reader.stop()
       batch.dropReady()
+      batch.error = nil
+      batch.ended = true
     }
   }
 }
@@ -145,6 +147,8 @@ final class RecordBatch<Element> {
   @exclusivity(unchecked) var records: [StreamRecord] = []
   /// The error to throw once the ready elements are delivered.
   @exclusivity(unchecked) var error: (any Error)?
+  /// Whether an error ended the stream, after which nothing comes.
+  @exclusivity(unchecked) var ended = false
   @exclusivity(unchecked) @usableFromInline var elements: UnsafeMutablePointer<Element>
   @exclusivity(unchecked) private var capacity: Int
   /// The ready elements are those at `first..<end`.

@@ -154,11 +154,11 @@ extension JSONValue {
 }
 
 /// Parses the records of one stream into values with one scan context for
-/// all of them, taken from the pool at the first record and given back
-/// when the stream's reader goes away, or as soon as a record grew the
+/// all of them, taken from the pool at the first batch and given back
+/// when the stream's reader goes away, or as soon as a batch grew the
 /// context's buffers or key cache past what the pool keeps (so that memory
-/// stays bounded by the largest record). One stream's reader uses it, one
-/// record at a time.
+/// stays bounded by the largest batch). One stream's reader uses it, one
+/// batch at a time.
 final class ValueRecordParser {
   private var context: ScanContext?
 
