@@ -194,6 +194,29 @@ struct ArrayElementStreamTests {
     }
   }
 
+  @Test("A byte order mark before an element is an error, as inside a whole array")
+  func byteOrderMarkInside() async throws {
+    let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
+    for bytes in [
+      Array("[".utf8) + bom + Array("1]".utf8), Array("[1, ".utf8) + bom + Array("{}]".utf8),
+      Array("[1,".utf8) + bom + Array("\"a\"]".utf8),
+    ] {
+      #expect(throws: JKParseError.self) { try JSONValue(parsing: Data(bytes)) }
+      #expect(throws: DecodingError.self) {
+        try JKDecoder().decode([JSONValue].self, from: Data(bytes))
+      }
+      for size in [1, 3, 100] {
+        let values = await StreamOutcome(
+          JSONValue.arrayElements(from: ChunkedBytes(bytes, every: size)))
+        #expect(values.parseError != nil)
+        let decoded = await StreamOutcome(
+          JKDecoder().decodeArrayElements(JSONValue.self, from: ChunkedBytes(bytes, every: size)))
+        #expect(decoded.parseError != nil)
+        #expect(decoded.parseError?.offset == values.parseError?.offset)
+      }
+    }
+  }
+
   @Test("Elements from single bytes come as soon as they are complete")
   func singleBytes() async {
     let text = "[{\"a\":1},\"x\",3]"

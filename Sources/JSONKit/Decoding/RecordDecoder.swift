@@ -45,10 +45,14 @@ final class RecordDecoder {
   /// record may be of any length).
   static let batchBytes = 16 << 10
 
-  /// Records decoded with `options`.
-  init(options: JKDecoder.Options) {
+  /// Records decoded with `options`: the elements of an array when
+  /// `elements` (a byte order mark before one is no mark but an error, as
+  /// it is inside a whole array), otherwise documents of their own.
+  init(options: JKDecoder.Options, elements: Bool = false) {
     self.options = options
-    configuration = JKDecoder.scanConfiguration(options)
+    var configuration = JKDecoder.scanConfiguration(options)
+    configuration.skipsByteOrderMark = !elements
+    self.configuration = configuration
   }
 
   deinit {

@@ -11,6 +11,10 @@ struct ScanConfiguration: BitwiseCopyable {
   /// of an object whose braces are left out (`JKDecoder`'s
   /// `assumesTopLevelDictionary`).
   var assumesTopLevelDictionary = false
+  /// Whether a byte order mark before the document is skipped: not for
+  /// the elements of a stream's array, which a whole document's scan
+  /// would find inside the array.
+  var skipsByteOrderMark = true
 }
 
 /// The scanner: one pass over UTF-8 bytes that validates everything JSONKit
@@ -145,7 +149,9 @@ struct Scanner<Recording: ScanRecording> {
   // MARK: - Document and containers
 
   private mutating func scanDocument() throws(ScanFailure) {
-    if end - index >= 3, base[index] == 0xEF, base[index + 1] == 0xBB, base[index + 2] == 0xBF {
+    if configuration.skipsByteOrderMark, end - index >= 3, base[index] == 0xEF,
+      base[index + 1] == 0xBB, base[index + 2] == 0xBF
+    {
       index += 3
     }
     try skipWhitespace()

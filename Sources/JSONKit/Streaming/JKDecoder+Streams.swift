@@ -165,7 +165,7 @@ extension JKDecoder {
     return (
       framer,
       {
-        let decoder = RecordDecoder(options: Self.elementOptions(options))
+        let decoder = RecordDecoder(options: Self.elementOptions(options), elements: true)
         return { batch, deliver in
           let failure = decoder.decode(
             type, records: batch.indices, bytes: { batch[$0].bytes }, deliver: deliver)

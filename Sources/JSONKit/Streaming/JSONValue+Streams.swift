@@ -96,7 +96,8 @@ extension JSONValue {
       try LineFramer.readLines(batch) { records throws(JKParseError) in
         guard
           let failure = parser.parse(
-            batch, records, options: options, maxDepth: maxDepth, deliver: deliver)
+            batch, records, options: options, maxDepth: maxDepth, elements: false,
+            deliver: deliver)
         else { return nil }
         if failure.error.kind == .emptyInput { return failure.index }
         throw batch[failure.index].place.relocate(failure.error)
@@ -146,7 +147,8 @@ extension JSONValue {
     return { batch, deliver throws(JKParseError) in
       guard
         let failure = parser.parse(
-          batch, batch.indices, options: options, maxDepth: maxDepth, deliver: deliver)
+          batch, batch.indices, options: options, maxDepth: maxDepth, elements: true,
+          deliver: deliver)
       else { return }
       throw batch[failure.index].place.relocate(failure.error)
     }
@@ -168,12 +170,12 @@ final class ValueRecordParser {
 
   /// The values of the records `records` of `batch`, as
   /// `JSONValue(parsingUTF8:options:maxDepth:)` reads each, scanned
-  /// together and then built (see ``JSONValue/parseRecords(_:bytes:options:maxDepth:with:deliver:)``),
+  /// together and then built (see ``JSONValue/parseRecords(_:bytes:options:maxDepth:elements:with:deliver:)``),
   /// passed to `deliver`; the index and error of the first record that
   /// fails, placed in the record.
   func parse(
     _ batch: [StreamRecord], _ records: Range<Int>, options: JKParseOptions, maxDepth: Int,
-    deliver: (consuming JSONValue) -> Void
+    elements: Bool, deliver: (consuming JSONValue) -> Void
   ) -> (index: Int, error: JKParseError)? {
     let context = self.context ?? ScanContextPool.shared.take()
     self.context = context
@@ -184,7 +186,7 @@ final class ValueRecordParser {
       }
     }
     return JSONValue.parseRecords(
-      records, bytes: { batch[$0].bytes }, options: options, maxDepth: maxDepth, with: context,
-      deliver: deliver)
+      records, bytes: { batch[$0].bytes }, options: options, maxDepth: maxDepth,
+      elements: elements, with: context, deliver: deliver)
   }
 }

@@ -98,17 +98,20 @@ extension JSONValue {
   /// The records are scanned within one block of memory when they lie in
   /// one, in order, and none is empty (see
   /// ``Scanner/run(_:into:configuration:within:appending:)``); otherwise
-  /// each is parsed alone.
+  /// each is parsed alone. The elements of an array (`elements`) are
+  /// parsed as a whole array's are: a byte order mark before one is an
+  /// error, not a mark.
   static func parseRecords(
     _ records: Range<Int>, bytes: (Int) -> UnsafeRawBufferPointer, options: JKParseOptions,
-    maxDepth: Int, with context: ScanContext, deliver: (consuming JSONValue) -> Void
+    maxDepth: Int, elements: Bool, with context: ScanContext,
+    deliver: (consuming JSONValue) -> Void
   ) -> (index: Int, error: JKParseError)? {
+    var configuration = configuration(options, maxDepth)
+    configuration.skipsByteOrderMark = !elements
     guard let region = Scanner.region(of: records, bytes) else {
       return parseAlone(
-        records, bytes: bytes, options: options, maxDepth: maxDepth, with: context,
-        deliver: deliver)
+        records, bytes: bytes, configuration, with: context, deliver: deliver)
     }
-    let configuration = configuration(options, maxDepth)
     var roots: [Int] = []
     roots.reserveCapacity(records.count)
     let failure = scanRecords(records, bytes: bytes, configuration, within: region, context, &roots)
@@ -130,16 +133,17 @@ extension JSONValue {
     return failure
   }
 
-  /// Parses the records one at a time, as ``parseRecords(_:bytes:options:maxDepth:with:deliver:)``
-  /// does.
+  /// Parses the records one at a time, as
+  /// ``parseRecords(_:bytes:options:maxDepth:elements:with:deliver:)`` does.
   @inline(never)
   private static func parseAlone(
-    _ records: Range<Int>, bytes: (Int) -> UnsafeRawBufferPointer, options: JKParseOptions,
-    maxDepth: Int, with context: ScanContext, deliver: (consuming JSONValue) -> Void
+    _ records: Range<Int>, bytes: (Int) -> UnsafeRawBufferPointer,
+    _ configuration: ScanConfiguration, with context: ScanContext,
+    deliver: (consuming JSONValue) -> Void
   ) -> (index: Int, error: JKParseError)? {
     for index in records {
       do {
-        deliver(try parse(utf8: bytes(index), options: options, maxDepth: maxDepth, with: context))
+        deliver(try parse(InputText(utf8: bytes(index)), configuration, with: context))
       } catch {
         return (index, error)
       }
@@ -282,7 +286,14 @@ extension JSONValue {
   private static func parse(
     _ text: InputText, options: JKParseOptions, maxDepth: Int, with context: ScanContext
   ) throws(JKParseError) -> JSONValue {
-    let configuration = configuration(options, maxDepth)
+    try parse(text, configuration(options, maxDepth), with: context)
+  }
+
+  /// Scans `text` into `context` as `configuration` says and builds its
+  /// root value.
+  private static func parse(
+    _ text: InputText, _ configuration: ScanConfiguration, with context: ScanContext
+  ) throws(JKParseError) -> JSONValue {
     try text.scan(into: context, configuration: configuration)
     return try build(
       Tape(context: context, input: text.utf8), text: text,
