@@ -355,21 +355,4 @@ public final class JKDecoder: LockedOptions, @unchecked Sendable {
     }
     return bytes
   }
-
-  /// Scans a record of a batch, `text`, which is not empty, into `context`
-  /// as `configuration` says, after what the tape holds when `appending`,
-  /// with offsets in `region` (see
-  /// ``Scanner/run(_:into:configuration:within:appending:)``). Throws
-  /// `DecodingError` for a syntax error.
-  static func scanRecord(
-    _ text: InputText, into context: ScanContext, _ configuration: ScanConfiguration,
-    within region: UnsafeRawBufferPointer, appending: Bool
-  ) throws {
-    do {
-      try text.scan(
-        into: context, configuration: configuration, within: region, appending: appending)
-    } catch {
-      throw DecodingErrors.invalidJSON(error)
-    }
-  }
 }

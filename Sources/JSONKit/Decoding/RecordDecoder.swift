@@ -60,29 +60,48 @@ final class RecordDecoder {
   }
 
   /// Decodes the records `records` of a batch in order, `bytes(i)` being
-  /// the UTF-8 of the record at `i` (valid for the call), and passes each
-  /// value to `deliver` as it is decoded. Stops at the first record that
-  /// fails, whose failure it returns: the records before it have been
-  /// delivered.
+  /// the UTF-8 of the record at `i` (valid for the call, never empty), and
+  /// passes each value to `deliver` as it is decoded. Stops at the first
+  /// record that fails, whose failure it returns: the records before it
+  /// have been delivered.
   ///
   /// When the records lie in one block of memory, in order (the lines of
-  /// one `Data`, the records a stream's buffer holds), and none is empty,
-  /// they are scanned within that block onto one tape and decoded with one
-  /// session, as the elements of an array would be; otherwise each is
-  /// scanned and decoded alone.
+  /// one `Data`, the records a stream's buffer holds), they are scanned
+  /// within that block onto one tape and decoded with one session, as the
+  /// elements of an array would be; otherwise each is a batch of its own.
   func decode<T: Decodable>(
     _ type: T.Type, records: Range<Int>, bytes: (Int) -> UnsafeRawBufferPointer,
     deliver: (consuming T) -> Void
   ) -> Failure? {
-    guard let first = records.first, let region = Scanner.region(of: records, bytes) else {
-      return decodeAlone(type, records: records, bytes: bytes, deliver: deliver)
+    if let region = Scanner.region(of: records, bytes) {
+      return decode(type, records, bytes, within: region, deliver)
     }
+    for index in records {
+      let record = index..<index + 1
+      if let failure = decode(type, record, bytes, within: bytes(index), deliver) {
+        return failure
+      }
+    }
+    return nil
+  }
+
+  /// Decodes the records, which lie in `region`, as
+  /// ``decode(_:records:bytes:deliver:)`` does.
+  private func decode<T: Decodable>(
+    _ type: T.Type, _ records: Range<Int>, _ bytes: (Int) -> UnsafeRawBufferPointer,
+    within region: UnsafeRawBufferPointer, _ deliver: (consuming T) -> Void
+  ) -> Failure? {
     var held = session.take()
     let context = held?.owner ?? DecodingContext.shared.take()
     var roots: [Int] = []
     roots.reserveCapacity(records.count)
-    let scanFailure = scan(records, bytes: bytes, within: region, into: context, &roots)
+    let scanFailure = Scanner.scanRecords(
+      records, bytes, within: region, into: context.scan, configuration: configuration,
+      roots: &roots
+    ).map { Failure(index: $0.index, error: DecodingErrors.invalidJSON($0.error)) }
     guard !roots.isEmpty else {
+      // A record that fails to scan may have grown the buffers as much as
+      // one that scans, and they go back to the pool to be trimmed alike.
       if let held { keepOrGiveBack(held) } else { DecodingContext.shared.give(context) }
       return scanFailure
     }
@@ -98,7 +117,7 @@ final class RecordDecoder {
     var failure: Failure?
     let regionStart = region.baseAddress.unsafelyUnwrapped
     for (offset, root) in roots.enumerated() {
-      let index = first + offset
+      let index = records.lowerBound + offset
       let text = bytes(index)
       do {
         let value = try current.decodeDocument(
@@ -114,94 +133,6 @@ final class RecordDecoder {
     // copy of its text with it: the next batch takes another context.
     if DecodingSession.endRecord(&current) { keepOrGiveBack(current) }
     return failure ?? scanFailure
-  }
-
-  /// Scans the records within `region` onto the tape of `context`, each
-  /// after the one before, adding each one's root to `roots`; stops at the
-  /// first that fails to scan, whose failure it returns.
-  private func scan(
-    _ records: Range<Int>, bytes: (Int) -> UnsafeRawBufferPointer,
-    within region: UnsafeRawBufferPointer, into context: DecodingContext, _ roots: inout [Int]
-  ) -> Failure? {
-    for index in records {
-      let appending = index != records.lowerBound
-      let root = appending ? context.scan.state.tape.count : 0
-      do {
-        try JKDecoder.scanRecord(
-          InputText(utf8: bytes(index)), into: context.scan, configuration, within: region,
-          appending: appending)
-      } catch {
-        return Failure(index: index, error: error)
-      }
-      roots.append(root)
-    }
-    return nil
-  }
-
-  /// Decodes the records one at a time, each scanned and decoded before
-  /// the next, as ``decode(_:records:bytes:deliver:)`` does.
-  private func decodeAlone<T: Decodable>(
-    _ type: T.Type, records: Range<Int>, bytes: (Int) -> UnsafeRawBufferPointer,
-    deliver: (consuming T) -> Void
-  ) -> Failure? {
-    for index in records {
-      do {
-        deliver(try decode(type, from: bytes(index)))
-      } catch {
-        return Failure(index: index, error: error)
-      }
-    }
-    return nil
-  }
-
-  /// Decodes `type` from one record's UTF-8 `bytes`, which are valid for
-  /// the call only.
-  private func decode<T: Decodable>(_ type: T.Type, from bytes: UnsafeRawBufferPointer) throws -> T
-  {
-    let text = InputText(utf8: bytes)
-    // The session of the record before is moved out, not copied: a stream
-    // of small records would otherwise take and drop references to it and
-    // its context, atomically, several times per record.
-    guard var current = session.take() else { return try decodeFirst(type, text) }
-    let input: UnsafeRawBufferPointer
-    do {
-      input = try JKDecoder.scan(text, into: current.context, options, configuration)
-    } catch {
-      // A record that fails to scan may have grown the buffers as much as
-      // one that scans, and they go back to the pool to be trimmed alike.
-      keepOrGiveBack(current)
-      throw error
-    }
-    current.beginDocument(Tape(context: current.context, input: input))
-    return try decode(type, text, in: &current)
-  }
-
-  /// Decodes the first record, or the first after one that left its
-  /// session unfit to reuse: with a context from the pool and a new session.
-  @inline(never)
-  private func decodeFirst<T: Decodable>(_ type: T.Type, _ text: InputText) throws -> T {
-    let context = DecodingContext.shared.take()
-    let input: UnsafeRawBufferPointer
-    do {
-      input = try JKDecoder.scan(text, into: context.scan, options, configuration)
-    } catch {
-      DecodingContext.shared.give(context)
-      throw error
-    }
-    var current = DecodingSession(owner: context, input: input, options: options)
-    return try decode(type, text, in: &current)
-  }
-
-  /// Decodes the record that `current` has begun, then keeps the session
-  /// for the next record when it is free.
-  @inline(__always)
-  private func decode<T: Decodable>(
-    _ type: T.Type, _ text: InputText, in current: inout DecodingSession
-  ) throws -> T {
-    defer {
-      if DecodingSession.endRecord(&current) { keepOrGiveBack(current) }
-    }
-    return try current.decodeDocument(text) { try $0.session.unwrap(type, at: 0, path: []) }
   }
 
   /// Keeps a free session for the next record, or gives it back to the

@@ -917,6 +917,29 @@ extension Scanner where Recording == TapeRecording {
     guard let start, let end, end - start < Int(UInt32.max) else { return nil }
     return UnsafeRawBufferPointer(start: start, count: end - start)
   }
+
+  /// Scans the records `bytes(i)` (UTF-8 as it is) within `region` onto the
+  /// tape of `context`, each after the one before, adding each one's root
+  /// to `roots`; stops at the first that fails, whose index and error,
+  /// placed in the record, it returns.
+  static func scanRecords(
+    _ records: Range<Int>, _ bytes: (Int) -> UnsafeRawBufferPointer,
+    within region: UnsafeRawBufferPointer, into context: ScanContext,
+    configuration: ScanConfiguration, roots: inout [Int]
+  ) -> (index: Int, error: JKParseError)? {
+    for index in records {
+      let appending = index != records.lowerBound
+      let root = appending ? context.state.tape.count : 0
+      do {
+        try InputText(utf8: bytes(index)).scan(
+          into: context, configuration: configuration, within: region, appending: appending)
+      } catch {
+        return (index, error)
+      }
+      roots.append(root)
+    }
+    return nil
+  }
 }
 
 extension Scanner where Recording == NoRecording {

@@ -38,15 +38,12 @@ extension JKDecoder {
         while start < bytes.count, batch.count < RecordDecoder.batchRecords,
           length < RecordDecoder.batchBytes
         {
+          // Blank lines are skipped as the batch is read.
           let rest = UnsafeRawBufferPointer(rebasing: bytes[start...])
           let end = LineFramer.lineEnd(in: rest) ?? rest.count
-          let record = UnsafeRawBufferPointer(rebasing: rest[..<end])
-          if !LineFramer.isBlank(record) {
-            let place = RecordPlace(
-              kind: .line, ordinal: line, offset: start, line: line, column: 1)
-            batch.append((record, place))
-            length += end
-          }
+          let place = RecordPlace(kind: .line, ordinal: line, offset: start, line: line, column: 1)
+          batch.append((UnsafeRawBufferPointer(rebasing: rest[..<end]), place))
+          length += end
           start += end + 1
           line += 1
         }

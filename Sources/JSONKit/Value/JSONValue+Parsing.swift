@@ -77,30 +77,18 @@ extension JSONValue {
     self = try Self.parse(InputText(utf8: bytes), options: options, maxDepth: maxDepth)
   }
 
-  /// Parses UTF-8 text as it is, as ``init(parsingUTF8:options:maxDepth:)``
-  /// does, with the scan context `context` that the caller holds (a
-  /// stream's, kept from one record to the next) rather than one taken
-  /// from the pool.
-  static func parse(
-    utf8 bytes: UnsafeRawBufferPointer, options: JKParseOptions, maxDepth: Int,
-    with context: ScanContext
-  ) throws(JKParseError) -> JSONValue {
-    try parse(InputText(utf8: bytes), options: options, maxDepth: maxDepth, with: context)
-  }
-
   /// Parses a batch of records, UTF-8 as it is (`bytes(i)` is the record
-  /// at `i`, valid for the call), with `context`: each is scanned onto its
-  /// tape after the one before, and then the values are built in order and
-  /// passed to `deliver`. Stops at the first record that fails, and
-  /// returns its index and its error, placed in the record; the values
-  /// before it have been delivered.
+  /// at `i`, valid for the call, never empty), with `context`: each is
+  /// scanned onto its tape after the one before, and then the values are
+  /// built in order and passed to `deliver`. Stops at the first record
+  /// that fails, and returns its index and its error, placed in the
+  /// record; the values before it have been delivered.
   ///
   /// The records are scanned within one block of memory when they lie in
-  /// one, in order, and none is empty (see
-  /// ``Scanner/run(_:into:configuration:within:appending:)``); otherwise
-  /// each is parsed alone. The elements of an array (`elements`) are
-  /// parsed as a whole array's are: a byte order mark before one is an
-  /// error, not a mark.
+  /// one, in order (see ``Scanner/run(_:into:configuration:within:appending:)``);
+  /// otherwise each is a batch of its own. The elements of an array
+  /// (`elements`) are parsed as a whole array's are: a byte order mark
+  /// before one is an error, not a mark.
   static func parseRecords(
     _ records: Range<Int>, bytes: (Int) -> UnsafeRawBufferPointer, options: JKParseOptions,
     maxDepth: Int, elements: Bool, with context: ScanContext,
@@ -108,13 +96,32 @@ extension JSONValue {
   ) -> (index: Int, error: JKParseError)? {
     var configuration = configuration(options, maxDepth)
     configuration.skipsByteOrderMark = !elements
-    guard let region = Scanner.region(of: records, bytes) else {
-      return parseAlone(
-        records, bytes: bytes, configuration, with: context, deliver: deliver)
+    if let region = Scanner.region(of: records, bytes) {
+      return parseRecords(records, bytes, within: region, configuration, context, deliver)
     }
+    for index in records {
+      let record = index..<index + 1
+      if let failure = parseRecords(
+        record, bytes, within: bytes(index), configuration, context, deliver)
+      {
+        return failure
+      }
+    }
+    return nil
+  }
+
+  /// Parses the records, which lie in `region`, as
+  /// ``parseRecords(_:bytes:options:maxDepth:elements:with:deliver:)`` does.
+  private static func parseRecords(
+    _ records: Range<Int>, _ bytes: (Int) -> UnsafeRawBufferPointer,
+    within region: UnsafeRawBufferPointer, _ configuration: ScanConfiguration,
+    _ context: ScanContext, _ deliver: (consuming JSONValue) -> Void
+  ) -> (index: Int, error: JKParseError)? {
     var roots: [Int] = []
     roots.reserveCapacity(records.count)
-    let failure = scanRecords(records, bytes: bytes, configuration, within: region, context, &roots)
+    let failure = Scanner.scanRecords(
+      records, bytes, within: region, into: context, configuration: configuration,
+      roots: &roots)
     let regionStart = region.baseAddress.unsafelyUnwrapped
     var workspace = JSONValueBuilder.Workspace()
     for (offset, root) in roots.enumerated() {
@@ -131,24 +138,6 @@ extension JSONValue {
       }
     }
     return failure
-  }
-
-  /// Parses the records one at a time, as
-  /// ``parseRecords(_:bytes:options:maxDepth:elements:with:deliver:)`` does.
-  @inline(never)
-  private static func parseAlone(
-    _ records: Range<Int>, bytes: (Int) -> UnsafeRawBufferPointer,
-    _ configuration: ScanConfiguration, with context: ScanContext,
-    deliver: (consuming JSONValue) -> Void
-  ) -> (index: Int, error: JKParseError)? {
-    for index in records {
-      do {
-        deliver(try parse(InputText(utf8: bytes(index)), configuration, with: context))
-      } catch {
-        return (index, error)
-      }
-    }
-    return nil
   }
 
   /// The value of the record whose root is the entry at `root` of the
@@ -169,29 +158,6 @@ extension JSONValue {
     } catch {
       throw bigIntegerError(error, in: tape, text: text, start: start)
     }
-  }
-
-  /// Scans the records within `region` onto the tape of `context`, each
-  /// after the one before, adding each one's root to `roots`; stops at the
-  /// first that fails, whose index and error it returns.
-  @inline(never)
-  private static func scanRecords(
-    _ records: Range<Int>, bytes: (Int) -> UnsafeRawBufferPointer,
-    _ configuration: ScanConfiguration, within region: UnsafeRawBufferPointer,
-    _ context: ScanContext, _ roots: inout [Int]
-  ) -> (index: Int, error: JKParseError)? {
-    for index in records {
-      let appending = index != records.lowerBound
-      let root = appending ? context.state.tape.count : 0
-      do {
-        try InputText(utf8: bytes(index)).scan(
-          into: context, configuration: configuration, within: region, appending: appending)
-      } catch {
-        return (index, error)
-      }
-      roots.append(root)
-    }
-    return nil
   }
 
   /// Checks UTF-8 text as it is, never taken for gzip or another encoding,
@@ -286,14 +252,7 @@ extension JSONValue {
   private static func parse(
     _ text: InputText, options: JKParseOptions, maxDepth: Int, with context: ScanContext
   ) throws(JKParseError) -> JSONValue {
-    try parse(text, configuration(options, maxDepth), with: context)
-  }
-
-  /// Scans `text` into `context` as `configuration` says and builds its
-  /// root value.
-  private static func parse(
-    _ text: InputText, _ configuration: ScanConfiguration, with context: ScanContext
-  ) throws(JKParseError) -> JSONValue {
+    let configuration = configuration(options, maxDepth)
     try text.scan(into: context, configuration: configuration)
     return try build(
       Tape(context: context, input: text.utf8), text: text,
