@@ -99,11 +99,55 @@ final class RecordDecoder {
       records, bytes, within: region, into: context.scan, configuration: configuration,
       roots: &roots
     ).map { Failure(index: $0.index, error: DecodingErrors.invalidJSON($0.error)) }
+    let failure = decodeScanned(
+      type, roots: roots, first: records.lowerBound, bytes, within: region, held: held.take(),
+      context: context, deliver)
+    return failure ?? scanFailure
+  }
+
+  /// Decodes the elements of a stream's array that `run` holds from its
+  /// start, as many as the scanner takes in one batch (see
+  /// ``Scanner/scanElements(_:into:configuration:limits:ranges:roots:)``),
+  /// none longer than `limit`, passing each value to `deliver`; returns
+  /// how far the run got, and the failure of the element that failed to
+  /// decode, by its index in the run, if one did.
+  func decodeRun<T: Decodable>(
+    _ type: T.Type, run: UnsafeRawBufferPointer, limit: Int, deliver: (consuming T) -> Void
+  ) -> (end: ElementRunEnd, failure: Failure?, ranges: [Range<Int>]) {
+    var held = session.take()
+    let context = held?.owner ?? DecodingContext.shared.take()
+    var roots: [Int] = []
+    var ranges: [Range<Int>] = []
+    roots.reserveCapacity(Self.batchRecords)
+    ranges.reserveCapacity(Self.batchRecords)
+    let end = Scanner.scanElements(
+      run, into: context.scan, configuration: configuration,
+      limits: ElementRunLimits(
+        elements: Self.batchRecords, bytes: Self.batchBytes, elementSize: limit),
+      ranges: &ranges, roots: &roots)
+    // A decoder that a value keeps copies the elements' bytes, not the rest.
+    let taken = UnsafeRawBufferPointer(rebasing: run[..<(ranges.last?.upperBound ?? 0)])
+    let failure = decodeScanned(
+      type, roots: roots, first: 0, { UnsafeRawBufferPointer(rebasing: run[ranges[$0]]) },
+      within: taken, held: held.take(), context: context, deliver)
+    return (end, failure, ranges)
+  }
+
+  /// Decodes the records whose roots a scan of `region` into `context` left
+  /// on its tape, the first being record `first`, with the session `held`
+  /// when the batch before left one; then keeps the session for the next
+  /// batch or gives the context back.
+  private func decodeScanned<T: Decodable>(
+    _ type: T.Type, roots: [Int], first: Int, _ bytes: (Int) -> UnsafeRawBufferPointer,
+    within region: UnsafeRawBufferPointer, held: consuming DecodingSession?,
+    context: DecodingContext, _ deliver: (consuming T) -> Void
+  ) -> Failure? {
+    var held = held
     guard !roots.isEmpty else {
       // A record that fails to scan may have grown the buffers as much as
       // one that scans, and they go back to the pool to be trimmed alike.
       if let held { keepOrGiveBack(held) } else { DecodingContext.shared.give(context) }
-      return scanFailure
+      return nil
     }
     let document = Tape(context: context.scan, input: region)
     var current: DecodingSession
@@ -117,7 +161,7 @@ final class RecordDecoder {
     var failure: Failure?
     let regionStart = region.baseAddress.unsafelyUnwrapped
     for (offset, root) in roots.enumerated() {
-      let index = records.lowerBound + offset
+      let index = first + offset
       let text = bytes(index)
       do {
         let value = try current.decodeDocument(
@@ -132,7 +176,7 @@ final class RecordDecoder {
     // A decoded value that kept the session keeps the batch's tape and a
     // copy of its text with it: the next batch takes another context.
     if DecodingSession.endRecord(&current) { keepOrGiveBack(current) }
-    return failure ?? scanFailure
+    return failure
   }
 
   /// Keeps a free session for the next record, or gives it back to the

@@ -15,6 +15,10 @@ struct ScanConfiguration: BitwiseCopyable {
   /// the elements of a stream's array, which a whole document's scan
   /// would find inside the array.
   var skipsByteOrderMark = true
+  /// Whether the scan ends right after the first value, leaving what
+  /// follows it to the caller: for the elements of a stream's array read
+  /// one after another from the stream's buffer, where a comma follows.
+  var endsAtValue = false
 }
 
 /// The scanner: one pass over UTF-8 bytes that validates everything JSONKit
@@ -85,11 +89,14 @@ struct Scanner<Recording: ScanRecording> {
   /// its root is the entry at the tape's count before the scan, and its
   /// entries' indexes (containers' ends included) are the tape's. A scan
   /// that fails then leaves the tape and arena as they were. Errors are
-  /// placed in `input` alone.
+  /// placed in `input` alone. Returns where in `input` the scan ended:
+  /// its end, or with ``ScanConfiguration/endsAtValue`` the end of the
+  /// value.
+  @discardableResult
   static func run(
     _ input: UnsafeRawBufferPointer, into context: ScanContext, configuration: ScanConfiguration,
     within region: UnsafeRawBufferPointer? = nil, appending: Bool = false
-  ) throws(JKParseError) {
+  ) throws(JKParseError) -> Int {
     guard let inputStart = input.baseAddress, input.count > 0 else {
       throw JKParseError(.emptyInput, "the input is empty", offset: 0, in: input)
     }
@@ -106,8 +113,8 @@ struct Scanner<Recording: ScanRecording> {
     // small record after another. So the scanner lives in memory that is
     // not destroyed as a value: every other member of it is plain bits.
     let state = context.stateAddress
-    try withUnsafeTemporaryAllocation(of: Scanner.self, capacity: 1) {
-      (memory) throws(JKParseError) in
+    return try withUnsafeTemporaryAllocation(of: Scanner.self, capacity: 1) {
+      (memory) throws(JKParseError) -> Int in
       let scanner = memory.baseAddress.unsafelyUnwrapped
       scanner.initialize(
         to: Scanner(
@@ -119,6 +126,7 @@ struct Scanner<Recording: ScanRecording> {
       }
       scanner.pointee.index = start
       try scanner.pointee.scan(input, appending: appending)
+      return scanner.pointee.index - start
     }
   }
 
@@ -234,6 +242,7 @@ struct Scanner<Recording: ScanRecording> {
     }
 
     if bracelessObjectStart >= 0 { try checkBracelessObjectEnded() }
+    if configuration.endsAtValue { return }
     // Whatever follows the value is ignored when text after it is
     // permitted, even an unclosed comment or ill-formed UTF-8 in one.
     if configuration.options.contains(.permitTextAfterValidJSON) { return }

@@ -14,6 +14,14 @@
 /// Lines and columns are counted as it goes (columns in Unicode scalars up
 /// to each element's start), because the bytes before a record are gone by
 /// the time an error inside the record is reported.
+///
+/// With `runs`, and only strict JSON between elements, it leaves finding
+/// where elements end to the scanner, which reads them anyway: at the
+/// start of a batch it gives the bytes held from the next element on as
+/// one run (``RecordPlace/beginsRun``), and takes up where the scanner
+/// stopped (``endRun(_:in:)``). An element the scanner could not take
+/// whole (cut off by the end of the bytes held, too long, or in error)
+/// it then reads as above, on its own.
 struct ArrayElementFramer: RecordFramer {
   private enum Stage {
     case beforeArray, afterOpen, afterComma, inElement, afterElement, afterArray, ignoringRest
@@ -33,6 +41,11 @@ struct ArrayElementFramer: RecordFramer {
   /// Whether ill-formed UTF-8 in a comment passes (`.looseUnicode`).
   private let looseUnicode: Bool
   private let maxDepth: Int
+  /// Whether elements are given in runs for the scanner to frame.
+  private let runs: Bool
+  /// Whether the next element is read here, byte by byte: the last run
+  /// stopped at it.
+  private var readsNextAlone = false
 
   private var stage = Stage.beforeArray
   private var comment = Comment.none
@@ -59,10 +72,13 @@ struct ArrayElementFramer: RecordFramer {
   private var columnsBefore = 0
   private var counted = 0
 
-  init(options: JKParseOptions, maxDepth: Int) {
+  /// A framer for a stream read with `options`; with `runs`, one whose
+  /// reader scans runs of elements (see ``ElementRunEnd``).
+  init(options: JKParseOptions, maxDepth: Int, runs: Bool = false) {
     self.maxDepth = maxDepth
     let json5 = options.contains(.json5)
     lexicalRules = LexicalRules(options)
+    self.runs = runs && !json5 && !lexicalRules.allowsMoreThanJSON
     singleQuotes = json5
     allowsTrailingComma = json5 || options.contains(.trailingCommas)
     permitsTextAfterArray = options.contains(.permitTextAfterValidJSON)
@@ -89,8 +105,8 @@ struct ArrayElementFramer: RecordFramer {
       column: elementColumn)
   }
 
-  mutating func nextRecord(in buffer: StreamBuffer, atEnd: Bool) throws(JKParseError)
-    -> FramedRecord?
+  mutating func nextRecord(in buffer: StreamBuffer, atEnd: Bool, startingBatch: Bool)
+    throws(JKParseError) -> FramedRecord?
   {
     let origin = buffer.origin
     let base = UnsafePointer(buffer.storage)
@@ -177,6 +193,15 @@ struct ArrayElementFramer: RecordFramer {
           openComment(at: origin + position, in: buffer)
           position += 1
           continue
+        }
+        if runs, !readsNextAlone, stage == .afterOpen || stage == .afterComma,
+          byte != UInt8(ascii: "]")
+        {
+          // An element starts here: the scanner finds where it and those
+          // after it end. A later record of a batch ends the batch instead.
+          scanned = origin + position
+          guard startingBatch else { return nil }
+          return FramedRecord(start: scanned, end: buffer.end, place: runPlace(in: buffer))
         }
         try structural(byte, at: origin + position, in: buffer)
         position += 1
@@ -413,10 +438,30 @@ struct ArrayElementFramer: RecordFramer {
 
   private mutating func finishElement(at end: Int) -> FramedRecord {
     let record = FramedRecord(start: elementStart, end: end, place: elementPlace)
+    readsNextAlone = false
     index += 1
     stage = .afterElement
     scanned = end
     return record
+  }
+
+  /// The place of the run that starts at `scanned`: its first element's.
+  private mutating func runPlace(in buffer: StreamBuffer) -> RecordPlace {
+    var place = RecordPlace(
+      kind: .arrayElement, ordinal: index, offset: scanned, line: line,
+      column: column(at: scanned, in: buffer))
+    place.beginsRun = true
+    return place
+  }
+
+  mutating func endRun(_ end: ElementRunEnd, in buffer: StreamBuffer) {
+    readsNextAlone = end.stoppedAtTrouble
+    guard end.elements > 0 else { return }
+    let resume = scanned + end.resume
+    noteLineBreaks(from: scanned, to: resume, in: buffer)
+    index += end.elements
+    scanned = resume
+    stage = end.afterComma ? .afterComma : .afterElement
   }
 
   private mutating func strayCommentSlash(in buffer: StreamBuffer) -> JKParseError {
@@ -499,6 +544,34 @@ struct ArrayElementFramer: RecordFramer {
     if byte == 0x0D { lastCarriageReturn = offset }
     columnsBefore = 0
     counted = offset + 1
+  }
+
+  /// Counts the line breaks of the bytes from stream offset `start` to
+  /// `end`, which the scanner read: runs of other bytes are passed over
+  /// eight at a time.
+  private mutating func noteLineBreaks(from start: Int, to end: Int, in buffer: StreamBuffer) {
+    let bytes = buffer.bytes(from: start, to: end)
+    guard let base = bytes.baseAddress else { return }
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let highs: UInt64 = 0x8080_8080_8080_8080
+    var position = 0
+    while position < bytes.count {
+      if position + 8 <= bytes.count {
+        let word = base.loadUnaligned(fromByteOffset: position, as: UInt64.self)
+        let feeds = word ^ (ones &* 0x0A)
+        let returns = word ^ (ones &* 0x0D)
+        // A zero lane is a line break (lanes above the first may be
+        // flagged falsely by a borrow: only the first is trusted).
+        let mask = ((feeds &- ones) & ~feeds | (returns &- ones) & ~returns) & highs
+        if mask == 0 {
+          position += 8
+          continue
+        }
+        position += mask.trailingZeroBitCount >> 3
+      }
+      noteLineBreak(bytes[position], at: start + position)
+      position += 1
+    }
   }
 
   /// The column of stream offset `offset` on the current line, counting

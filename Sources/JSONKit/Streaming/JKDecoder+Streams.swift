@@ -147,7 +147,10 @@ extension JKDecoder {
     let options = withOptions { $0 }
     return {
       let decoder = RecordDecoder(options: options)
-      return { try Self.decodeLines(type, $0, with: decoder, deliver: $1) }
+      return { batch, _, deliver in
+        try Self.decodeLines(type, batch, with: decoder, deliver: deliver)
+        return nil
+      }
     }
   }
 
@@ -158,15 +161,28 @@ extension JKDecoder {
     ArrayElementFramer, () -> JKRecordSequence<T>.BatchRead
   ) {
     let options = withOptions { $0 }
-    let framer = ArrayElementFramer(options: options.parseOptions, maxDepth: options.maxDepth)
+    // The scanner finds where elements end, but in an object whose braces
+    // are left out, which only the end of the input ends.
+    let framer = ArrayElementFramer(
+      options: options.parseOptions, maxDepth: options.maxDepth,
+      runs: !options.assumesTopLevelDictionary)
     return (
       framer,
       {
         let decoder = RecordDecoder(options: Self.elementOptions(options), elements: true)
-        return { batch, deliver in
+        return { batch, limit, deliver in
+          if batch.count == 1, batch[0].place.beginsRun {
+            let run = batch[0]
+            let (end, failure, ranges) = decoder.decodeRun(
+              type, run: run.bytes, limit: limit, deliver: deliver)
+            guard let failure else { return end }
+            guard let error = failure.error as? DecodingError else { throw failure.error }
+            let start = ranges[failure.index].lowerBound
+            throw run.place.element(failure.index, at: start, in: run.bytes).relocate(error)
+          }
           let failure = decoder.decode(
             type, records: batch.indices, bytes: { batch[$0].bytes }, deliver: deliver)
-          guard let failure else { return }
+          guard let failure else { return nil }
           guard let error = failure.error as? DecodingError else { throw failure.error }
           throw batch[failure.index].place.relocate(error)
         }

@@ -22,8 +22,12 @@ public struct JKRecordSequence<Element>: AsyncSequence {
   /// What reads a batch of records in order, passing each one's element to
   /// the function given (none for a skipped record), and throws the error
   /// of the first record that fails, after which it reads none: one per
-  /// iteration, which may keep what serves the next batch.
-  typealias BatchRead = ([StreamRecord], (consuming Element) -> Void) throws -> Void
+  /// iteration, which may keep what serves the next batch. A batch that is
+  /// one run of records (``RecordPlace/beginsRun``) is read as far as the
+  /// scanner takes it, no record longer than the limit given, and the read
+  /// says how far that was; any other batch's read returns nil.
+  typealias BatchRead = ([StreamRecord], Int, (consuming Element) -> Void) throws ->
+    ElementRunEnd?
 
   /// Records framed by the reader that `makeReader` makes, read in batches
   /// by the function that `makeBatchRead` makes; each iteration makes its
@@ -82,7 +86,7 @@ public struct JKRecordSequence<Element>: AsyncSequence {
           throw error
         }
         // A record already in the buffer is framed without an `await`.
-        var first = try reader.nextBuffered()
+        var first = try reader.nextBuffered(startingBatch: true)
         if first == nil { first = try await reader.next() }
         guard let first else { return nil }
         readBatch(from: first)
@@ -97,11 +101,22 @@ public struct JKRecordSequence<Element>: AsyncSequence {
     private func readBatch(from first: StreamRecord) {
       batch.records.removeAll(keepingCapacity: true)
       batch.records.append(first)
+      if first.place.beginsRun {
+        do {
+          let end = try read(batch.records, reader.recordLimit) { (element: consuming Element) in
+            batch.push(element)
+          }
+          if let end { reader.endRun(end) }
+        } catch {
+          batch.error = error
+        }
+        return
+      }
       var length = first.bytes.count
       var framingError: (any Error)?
       while batch.records.count < RecordDecoder.batchRecords, length < RecordDecoder.batchBytes {
         do {
-          guard let record = try reader.nextBuffered() else { break }
+          guard let record = try reader.nextBuffered(startingBatch: false) else { break }
           batch.records.append(record)
           length += record.bytes.count
         } catch {
@@ -110,7 +125,9 @@ public struct JKRecordSequence<Element>: AsyncSequence {
         }
       }
       do {
-        try read(batch.records) { (element: consuming Element) in batch.push(element) }
+        _ = try read(batch.records, reader.recordLimit) { (element: consuming Element) in
+          batch.push(element)
+        }
         batch.error = framingError
       } catch {
         batch.error = error

@@ -92,7 +92,7 @@ extension JSONValue {
     -> JKRecordSequence<JSONValue>.BatchRead
   {
     let parser = ValueRecordParser()
-    return { batch, deliver throws(JKParseError) in
+    return { batch, _, deliver throws(JKParseError) in
       try LineFramer.readLines(batch) { records throws(JKParseError) in
         guard
           let failure = parser.parse(
@@ -102,6 +102,7 @@ extension JSONValue {
         if failure.error.kind == .emptyInput { return failure.index }
         throw batch[failure.index].place.relocate(failure.error)
       }
+      return nil
     }
   }
 
@@ -144,12 +145,12 @@ extension JSONValue {
     let parser = ValueRecordParser()
     let options = options.subtracting(.permitTextAfterValidJSON)
     let maxDepth = Swift.max(Swift.min(maxDepth, maxDepthLimit), 1) - 1
-    return { batch, deliver throws(JKParseError) in
+    return { batch, _, deliver throws(JKParseError) in
       guard
         let failure = parser.parse(
           batch, batch.indices, options: options, maxDepth: maxDepth, elements: true,
           deliver: deliver)
-      else { return }
+      else { return nil }
       throw batch[failure.index].place.relocate(failure.error)
     }
   }

@@ -14,8 +14,8 @@ struct LineFramer: RecordFramer {
   /// The line number of the record starting at `pendingStart`.
   private var line = 1
 
-  mutating func nextRecord(in buffer: StreamBuffer, atEnd: Bool) throws(JKParseError)
-    -> FramedRecord?
+  mutating func nextRecord(in buffer: StreamBuffer, atEnd: Bool, startingBatch: Bool)
+    throws(JKParseError) -> FramedRecord?
   {
     let from = Swift.max(searched, pendingStart)
     let start = pendingStart

@@ -11,8 +11,17 @@ protocol RecordFramer {
   /// The next complete record among the bytes held by `buffer`, looking
   /// only at bytes it has not yet looked at; `nil` when more bytes are
   /// needed or, once `atEnd`, when the stream holds no more records.
-  mutating func nextRecord(in buffer: StreamBuffer, atEnd: Bool) throws(JKParseError)
-    -> FramedRecord?
+  ///
+  /// A framer that lets the scanner find where its records end returns,
+  /// as the first record of a batch (`startingBatch`), a run of them
+  /// (``RecordPlace/beginsRun``), and is told how far it got with
+  /// ``endRun(_:in:)``; for a later record of a batch, where a run would
+  /// begin it returns `nil`, which ends the batch.
+  mutating func nextRecord(in buffer: StreamBuffer, atEnd: Bool, startingBatch: Bool)
+    throws(JKParseError) -> FramedRecord?
+
+  /// Takes up framing where a run that began at ``pendingStart`` ended.
+  mutating func endRun(_ end: ElementRunEnd, in buffer: StreamBuffer)
 
   /// Tells the framer that `buffer` drops its bytes before `offset`.
   mutating func willDiscard(in buffer: StreamBuffer, upTo offset: Int)
@@ -30,6 +39,7 @@ struct FramedRecord {
 
 extension RecordFramer {
   mutating func willDiscard(in buffer: StreamBuffer, upTo offset: Int) {}
+  mutating func endRun(_ end: ElementRunEnd, in buffer: StreamBuffer) {}
 }
 
 extension JKParseError {

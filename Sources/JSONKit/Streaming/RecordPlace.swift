@@ -19,6 +19,22 @@ struct RecordPlace {
   var line: Int
   /// The column of the record's first byte in the stream.
   var column: Int
+  /// Whether the record is not one element but the bytes held from an
+  /// element on, for the batch reader to scan as many elements of as it
+  /// can (see ``Scanner/scanElements(_:into:configuration:limits:ranges:roots:)``):
+  /// the place is its first element's.
+  var beginsRun = false
+
+  /// The place of the element `ordinal` places after this run's first,
+  /// which starts at `offset` in `run` (the bytes from the first element
+  /// on).
+  func element(_ ordinal: Int, at offset: Int, in run: UnsafeRawBufferPointer) -> RecordPlace {
+    let position = SourcePosition(offset: offset, in: run)
+    return RecordPlace(
+      kind: kind, ordinal: self.ordinal + ordinal, offset: self.offset + offset,
+      line: line + position.line - 1,
+      column: position.line == 1 ? column + position.column - 1 : position.column)
+  }
 
   /// The record and its place, for a message: "the record on line 5, byte
   /// offset 310" or "array element 3, line 1, column 52, byte offset 51".

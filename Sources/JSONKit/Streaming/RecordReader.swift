@@ -37,7 +37,7 @@ final class RecordReader<Framer: RecordFramer, Source: ChunkSource> {
   /// when the stream is not made of records; either ends the stream.
   func next() async throws -> (bytes: UnsafeRawBufferPointer, place: RecordPlace)? {
     while true {
-      if let record = try nextBuffered() { return record }
+      if let record = try nextBuffered(startingBatch: true) { return record }
       if stopped { return nil }
       if sourceEnded {
         stopped = true
@@ -62,13 +62,20 @@ final class RecordReader<Framer: RecordFramer, Source: ChunkSource> {
   /// be read (``next()`` tells which). Most records of a stream of small
   /// records arrive this way, with no suspension point in between; the
   /// records it gives stay valid until ``next()`` reads from the source, so
-  /// that a batch of them can be read at once. Throws as ``next()`` does,
+  /// that a batch of them can be read at once. A record that begins a
+  /// batch may be a run of records (``RecordPlace/beginsRun``), which
+  /// ``endRun(_:)`` ends; a later one never is. Throws as ``next()`` does,
   /// but for cancellation.
-  func nextBuffered() throws -> (bytes: UnsafeRawBufferPointer, place: RecordPlace)? {
+  func nextBuffered(startingBatch: Bool) throws -> (
+    bytes: UnsafeRawBufferPointer, place: RecordPlace
+  )? {
     guard !stopped else { return nil }
     do {
-      guard let record = try framer.nextRecord(in: buffer, atEnd: sourceEnded) else { return nil }
-      guard record.end - record.start <= limit else {
+      guard
+        let record = try framer.nextRecord(
+          in: buffer, atEnd: sourceEnded, startingBatch: startingBatch)
+      else { return nil }
+      guard record.end - record.start <= limit || record.place.beginsRun else {
         throw JKParseError.recordTooLarge(record.place, limit: limit)
       }
       return (buffer.bytes(from: record.start, to: record.end), record.place)
@@ -77,13 +84,25 @@ final class RecordReader<Framer: RecordFramer, Source: ChunkSource> {
       throw error
     }
   }
+
+  /// Takes up framing where the run of records it last gave ended.
+  func endRun(_ end: ElementRunEnd) {
+    framer.endRun(end, in: buffer)
+  }
+
+  /// The longest record accepted, in bytes.
+  var recordLimit: Int { limit }
 }
 
 /// A record reader with its framer and source hidden, so that one public
 /// sequence type serves every kind of stream.
 protocol RecordProducing: AnyObject {
   func next() async throws -> (bytes: UnsafeRawBufferPointer, place: RecordPlace)?
-  func nextBuffered() throws -> (bytes: UnsafeRawBufferPointer, place: RecordPlace)?
+  func nextBuffered(startingBatch: Bool) throws -> (
+    bytes: UnsafeRawBufferPointer, place: RecordPlace
+  )?
+  func endRun(_ end: ElementRunEnd)
+  var recordLimit: Int { get }
   func stop()
 }
 

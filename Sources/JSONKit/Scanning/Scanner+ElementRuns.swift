@@ -1,0 +1,109 @@
+/// How far a run of a stream's array elements was scanned (see
+/// ``Scanner/scanElements(_:into:configuration:limits:ranges:roots:)``).
+struct ElementRunEnd {
+  /// How many whole elements the run's tape holds.
+  var elements = 0
+  /// Where framing carries on, counted from the run's first byte: after
+  /// the last element's comma, or at the end of the last element when the
+  /// array's `]` (or what stands in its place) follows it.
+  var resume = 0
+  /// Whether `resume` is after a comma, so that an element comes next.
+  var afterComma = false
+  /// Whether the run stopped at an element it could not take whole (cut
+  /// off by the end of the bytes held, too long, or in error), which the
+  /// framer then reads on its own, byte by byte.
+  var stoppedAtTrouble = false
+}
+
+/// The most a run of elements takes onto one tape.
+struct ElementRunLimits {
+  /// The most elements.
+  var elements: Int
+  /// The bytes after which the run takes no more elements.
+  var bytes: Int
+  /// The longest element taken; a longer one is left to the framer, which
+  /// reports it.
+  var elementSize: Int
+}
+
+extension Scanner where Recording == TapeRecording {
+  /// Scans the elements of a stream's top-level array that `run` holds
+  /// from its first byte (the first byte of an element) onto the tape of
+  /// `context`, each a document of its own whose offsets count from the
+  /// run's start, adding each one's root to `roots` and its bytes to
+  /// `ranges`: the scan finds where each element ends, so that no one
+  /// reads its bytes before the scanner does.
+  ///
+  /// An element is taken only when a comma or `]` follows it, after JSON
+  /// whitespace, within `run`: a number or literal cut off by the end of
+  /// the bytes held may go on in the next chunk. The run stops before the
+  /// first element that fails to scan, is cut off or is longer than the
+  /// limit, leaving the tape as it was before that element; the caller's
+  /// framer then reads that element as it reads any, and reports what is
+  /// wrong with it in the stream's coordinates. Only for strict JSON
+  /// between elements: options that allow more there (comments, JSON5)
+  /// leave every element to the framer.
+  static func scanElements(
+    _ run: UnsafeRawBufferPointer, into context: ScanContext, configuration: ScanConfiguration,
+    limits: ElementRunLimits, ranges: inout [Range<Int>], roots: inout [Int]
+  ) -> ElementRunEnd {
+    var outcome = ElementRunEnd()
+    guard let base = run.baseAddress, run.count < Int(UInt32.max) else {
+      outcome.stoppedAtTrouble = true
+      return outcome
+    }
+    let bytes = base.assumingMemoryBound(to: UInt8.self)
+    var configuration = configuration
+    configuration.endsAtValue = true
+    var start = 0
+    var length = 0
+    while outcome.elements < limits.elements, length < limits.bytes {
+      let appending = outcome.elements > 0
+      let root = appending ? context.state.tape.count : 0
+      let arenaCount = appending ? context.state.arena.count : 0
+      let rest = UnsafeRawBufferPointer(rebasing: run[start...])
+      let valueLength: Int
+      do {
+        valueLength = try Scanner.run(
+          rest, into: context, configuration: configuration, within: run, appending: appending)
+      } catch {
+        outcome.stoppedAtTrouble = true
+        return outcome
+      }
+      let end = start + valueLength
+      var next = end
+      while next < run.count, Self.isJSONWhitespace(bytes[next]) { next += 1 }
+      guard next < run.count, bytes[next] == UInt8(ascii: ",") || bytes[next] == UInt8(ascii: "]"),
+        valueLength <= limits.elementSize
+      else {
+        // Cut off, too long, or followed by what no array allows there.
+        context.state.tape.count = root
+        context.state.arena.count = arenaCount
+        outcome.stoppedAtTrouble = true
+        return outcome
+      }
+      roots.append(root)
+      ranges.append(start..<end)
+      outcome.elements += 1
+      length += valueLength
+      if bytes[next] == UInt8(ascii: "]") {
+        outcome.resume = end
+        outcome.afterComma = false
+        return outcome
+      }
+      outcome.resume = next + 1
+      outcome.afterComma = true
+      start = next + 1
+      while start < run.count, Self.isJSONWhitespace(bytes[start]) { start += 1 }
+      // The end of the bytes held, or the array's end after a trailing
+      // comma, is the framer's.
+      guard start < run.count, bytes[start] != UInt8(ascii: "]") else { return outcome }
+    }
+    return outcome
+  }
+
+  @inline(__always)
+  private static func isJSONWhitespace(_ byte: UInt8) -> Bool {
+    byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
+  }
+}

@@ -1,0 +1,175 @@
+import Foundation
+import JSONKit
+import Testing
+
+/// `decodeArrayElements` lets the scanner find where elements end, in runs
+/// of the elements a chunk holds; an element a run cannot take whole (cut
+/// off by a chunk's end, too long, in error) is read on its own. Whatever
+/// the cut, the elements, their errors and the places of those errors are
+/// those of decoding the whole array.
+@Suite("Array elements framed by the scanner")
+struct ElementRunTests {
+  struct Item: Codable, Equatable {
+    var id: Int
+    var name: String
+    var tags: [String]
+    var score: Double?
+  }
+
+  /// Items as one array, with the whitespace between and inside elements
+  /// that `spacing` picks (none, spaces, line feeds, CRLF, tabs).
+  private static func array(count: Int, spacing: Int) -> [UInt8] {
+    let gaps = ["", " ", "\n", "\r\n  ", "\t \n"]
+    let gap = gaps[spacing % gaps.count]
+    let items = (0..<count).map { index in
+      #"{"id":\#(index),\#(gap)"name":"item \"\#(index)\" é😀","tags":[\#(gap)"a",\#(gap)"b"]"#
+        + (index % 3 == 0 ? "}" : #","score":\#(Double(index) / 4)}"#)
+    }
+    return Array(("[" + gap + items.joined(separator: gap + "," + gap) + gap + "]" + gap).utf8)
+  }
+
+  @Test("Arrays cut every way decode as the whole array", arguments: 0..<5)
+  func cuts(spacing: Int) async throws {
+    let bytes = Self.array(count: 150, spacing: spacing)
+    let whole = try JKDecoder().decode([Item].self, from: Data(bytes))
+    #expect(whole == (try JSONDecoder().decode([Item].self, from: Data(bytes))))
+    for size in [1, 5, 64, 999, 4096, bytes.count] {
+      let outcome = await StreamOutcome(
+        JKDecoder().decodeArrayElements(Item.self, from: ChunkedBytes(bytes, every: size)))
+      #expect(outcome.error == nil, "chunks of \(size)")
+      #expect(outcome.elements == whole, "chunks of \(size)")
+    }
+  }
+
+  @Test("Random values cut at random decode as the whole array")
+  func randomValues() async throws {
+    var values = JSONValueGenerator(seed: 40)
+    var generator = SplitMix64(seed: 41)
+    for _ in 0..<60 {
+      let value = JSONValue.array(
+        (0..<Int(generator.next() % 90)).map { _ in values.value(depth: 3) })
+      guard let bytes = try? value.jsonBytes() else { continue }
+      let chunks = ChunkedBytes(bytes, randomCuts: 4, using: &generator)
+      let outcome = await StreamOutcome(
+        JKDecoder().decodeArrayElements(JSONValue.self, from: chunks))
+      #expect(outcome.error == nil)
+      #expect(outcome.elements == value.arrayValue)
+    }
+  }
+
+  /// Text for each kind of bad element, put in place of item 70. A value
+  /// with text after it where a comma belongs is delivered before the
+  /// error, as it is whole.
+  static let badElements: [(String, String)] = [
+    ("a number too large", #"{"id":1e999,"name":"x","tags":[]}"#),
+    ("a bad literal", #"{"id":1,"name":"x","tags":[],"score":nul}"#),
+    ("an unpaired surrogate", #"{"id":1,"name":"\ud800x","tags":[]}"#),
+    ("a control character", "{\"id\":1,\"name\":\"a\u{01}\",\"tags\":[]}"),
+    ("a missing comma", #"{"id":1,"name":"x","tags":[]} {"id":2}"#),
+    ("an unclosed object", #"{"id":1,"name":"x","tags":[]]"#),
+    ("a byte order mark", "\u{FEFF}{\"id\":1,\"name\":\"x\",\"tags\":[]}"),
+    ("a missing key", #"{"id":1,"tags":[]}"#),
+    ("a mistyped value", #"{"id":"1","name":"x","tags":[]}"#),
+    ("a number for a string", #"{"id":1,"name":2,"tags":[]}"#),
+  ]
+
+  @Test("A bad element is reported as decoding the whole array reports it", arguments: 0..<10)
+  func badElement(kind: Int) async throws {
+    let (label, element) = Self.badElements[kind]
+    for spacing in [0, 3] {
+      let good = Self.array(count: 120, spacing: spacing)
+      let items = try JKDecoder().decode([JSONValue].self, from: Data(good))
+      let pieces = try items.map { String(decoding: try $0.jsonBytes(), as: UTF8.self) }
+      let gap = spacing == 0 ? "" : "\r\n  "
+      let text = Array(
+        ("[" + gap + (pieces[..<70] + [element] + pieces[71...]).joined(separator: "," + gap)
+          + "]").utf8)
+      let whole = #expect(throws: DecodingError.self) {
+        try JKDecoder().decode([Item].self, from: Data(text))
+      }
+      for size in [7, 1000, text.count] {
+        let outcome = await StreamOutcome(
+          JKDecoder().decodeArrayElements(Item.self, from: ChunkedBytes(text, every: size)))
+        let delivered = label == "a missing comma" ? 71 : 70
+        #expect(outcome.elements.count == delivered, "\(label), chunks of \(size)")
+        #expect(
+          outcome.error.map(LocatedError.init) == whole.map(LocatedError.init),
+          "\(label), chunks of \(size)")
+      }
+    }
+  }
+
+  @Test("An element longer than the limit is refused in a run as on its own")
+  func limit() async throws {
+    let short = #"{"id":1,"name":"x","tags":[]}"#
+    let long = #"{"id":2,"name":"\#(String(repeating: "y", count: 100))","tags":[]}"#
+    let text = Array(
+      ("[" + Array(repeating: short, count: 20).joined(separator: ",") + "," + long
+        + "," + short + "]").utf8)
+    for size in [3, 200, text.count] {
+      let outcome = await StreamOutcome(
+        JKDecoder().decodeArrayElements(
+          Item.self, from: ChunkedBytes(text, every: size), maxRecordSize: short.utf8.count + 10))
+      #expect(outcome.elements.count == 20, "chunks of \(size)")
+      #expect(outcome.parseError?.kind == .inputTooLarge, "chunks of \(size)")
+      #expect(outcome.parseError?.message.contains("array element 20") == true)
+      let fits = await StreamOutcome(
+        JKDecoder().decodeArrayElements(
+          Item.self, from: ChunkedBytes(text, every: size), maxRecordSize: long.utf8.count))
+      #expect(fits.error == nil)
+      #expect(fits.elements.count == 22)
+    }
+  }
+
+  @Test("A trailing comma ends the array only with the option, after a run as after one element")
+  func trailingComma() async throws {
+    let text = Array("[1, 2 ,3,\n ]".utf8)
+    for size in [1, 4, text.count] {
+      let refused = await StreamOutcome(
+        JKDecoder().decodeArrayElements(Int.self, from: ChunkedBytes(text, every: size)))
+      #expect(refused.elements == [1, 2, 3])
+      #expect(refused.parseError?.offset == 11, "chunks of \(size)")
+      let decoder = JKDecoder()
+      decoder.parseOptions = .trailingCommas
+      let accepted = await StreamOutcome(
+        decoder.decodeArrayElements(Int.self, from: ChunkedBytes(text, every: size)))
+      #expect(accepted.error == nil)
+      #expect(accepted.elements == [1, 2, 3])
+    }
+  }
+}
+
+/// A decoding error reduced to what a test compares: its case, coding
+/// path, place in the input, and for a syntax error its kind and place (a
+/// syntax error between a stream's elements comes as the ``JKParseError``
+/// alone).
+private struct LocatedError: Equatable {
+  var summary: String
+  var place: String
+
+  init(_ error: any Error) {
+    guard let error = error as? DecodingError else {
+      let parse = error as? JKParseError
+      place = "\(parse?.offset ?? -1):\(parse?.line ?? -1):\(parse?.column ?? -1)"
+      summary = "corrupted [] \(String(describing: parse?.kind)) \(place)"
+      return
+    }
+    let location = error.jsonLocation
+    place = "\(location?.offset ?? -1):\(location?.line ?? -1):\(location?.column ?? -1)"
+    switch error {
+    case .dataCorrupted(let context):
+      let parse = context.underlyingError as? JKParseError
+      summary =
+        "corrupted \(ParityPath(context.codingPath)) \(String(describing: parse?.kind)) "
+        + "\(parse?.offset ?? -1):\(parse?.line ?? -1):\(parse?.column ?? -1)"
+    case .keyNotFound(let key, let context):
+      summary = "keyNotFound \(key.stringValue) \(ParityPath(context.codingPath))"
+    case .typeMismatch(let type, let context):
+      summary = "typeMismatch \(type) \(ParityPath(context.codingPath))"
+    case .valueNotFound(let type, let context):
+      summary = "valueNotFound \(type) \(ParityPath(context.codingPath))"
+    @unknown default:
+      summary = "\(error)"
+    }
+  }
+}
