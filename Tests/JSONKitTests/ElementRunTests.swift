@@ -99,6 +99,32 @@ struct ElementRunTests {
     }
   }
 
+  @Test(
+    "JSONValue.arrayElements reports a bad element as parsing the whole array does",
+    arguments: 0..<7)
+  func badValue(kind: Int) async throws {
+    let (label, element) = Self.badElements[kind]
+    let good = try JSONValue(parsing: Data(Self.array(count: 120, spacing: 3)))
+    let pieces = try (good.arrayValue ?? []).map {
+      String(decoding: try $0.jsonBytes(), as: UTF8.self)
+    }
+    let text = Array(
+      ("[\n" + (pieces[..<70] + [element] + pieces[71...]).joined(separator: ",\r\n") + "]").utf8)
+    let whole = #expect(throws: JKParseError.self) { try JSONValue(parsing: Data(text)) }
+    for size in [7, 1000, text.count] {
+      let outcome = await StreamOutcome(
+        JSONValue.arrayElements(from: ChunkedBytes(text, every: size)))
+      let delivered = label == "a missing comma" ? 71 : 70
+      #expect(outcome.elements.count == delivered, "\(label), chunks of \(size)")
+      #expect(outcome.elements.prefix(70) == (good.arrayValue ?? []).prefix(70))
+      let error = outcome.parseError
+      #expect(error?.kind == whole?.kind, "\(label), chunks of \(size)")
+      #expect(error?.offset == whole?.offset, "\(label), chunks of \(size)")
+      #expect(error?.line == whole?.line, "\(label), chunks of \(size)")
+      #expect(error?.column == whole?.column, "\(label), chunks of \(size)")
+    }
+  }
+
   @Test("An element longer than the limit is refused in a run as on its own")
   func limit() async throws {
     let short = #"{"id":1,"name":"x","tags":[]}"#

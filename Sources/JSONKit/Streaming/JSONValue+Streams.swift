@@ -69,7 +69,7 @@ extension JSONValue {
   ) -> JKRecordSequence<JSONValue>
   where Chunks.Element: Sequence, Chunks.Element.Element == UInt8 {
     JKRecordSequence(
-      chunks: chunks, framer: ArrayElementFramer(options: options, maxDepth: maxDepth),
+      chunks: chunks, framer: ArrayElementFramer(options: options, maxDepth: maxDepth, runs: true),
       maxRecordSize: maxRecordSize,
       makeBatchRead: { elementsReader(options: options, maxDepth: maxDepth) })
   }
@@ -81,7 +81,7 @@ extension JSONValue {
     maxRecordSize: Int = 64 << 20
   ) -> JKRecordSequence<JSONValue> where Bytes.Element == UInt8 {
     JKRecordSequence(
-      bytes: bytes, framer: ArrayElementFramer(options: options, maxDepth: maxDepth),
+      bytes: bytes, framer: ArrayElementFramer(options: options, maxDepth: maxDepth, runs: true),
       maxRecordSize: maxRecordSize,
       makeBatchRead: { elementsReader(options: options, maxDepth: maxDepth) })
   }
@@ -145,7 +145,15 @@ extension JSONValue {
     let parser = ValueRecordParser()
     let options = options.subtracting(.permitTextAfterValidJSON)
     let maxDepth = Swift.max(Swift.min(maxDepth, maxDepthLimit), 1) - 1
-    return { batch, _, deliver throws(JKParseError) in
+    return { batch, limit, deliver throws(JKParseError) in
+      if batch.count == 1, batch[0].place.beginsRun {
+        let run = batch[0]
+        let (end, ranges, failure) = parser.parseRun(
+          run.bytes, options: options, maxDepth: maxDepth, limit: limit, deliver: deliver)
+        guard let failure else { return end }
+        let start = ranges[failure.index].lowerBound
+        throw run.place.element(failure.index, at: start, in: run.bytes).relocate(failure.error)
+      }
       guard
         let failure = parser.parse(
           batch, batch.indices, options: options, maxDepth: maxDepth, elements: true,
@@ -178,6 +186,29 @@ final class ValueRecordParser {
     _ batch: [StreamRecord], _ records: Range<Int>, options: JKParseOptions, maxDepth: Int,
     elements: Bool, deliver: (consuming JSONValue) -> Void
   ) -> (index: Int, error: JKParseError)? {
+    withContext { context in
+      JSONValue.parseRecords(
+        records, bytes: { batch[$0].bytes }, options: options, maxDepth: maxDepth,
+        elements: elements, with: context, deliver: deliver)
+    }
+  }
+
+  /// The values of the elements of a run, as
+  /// ``JSONValue/parseElementRun(_:options:maxDepth:limit:with:deliver:)``
+  /// parses them.
+  func parseRun(
+    _ run: UnsafeRawBufferPointer, options: JKParseOptions, maxDepth: Int, limit: Int,
+    deliver: (consuming JSONValue) -> Void
+  ) -> (end: ElementRunEnd, ranges: [Range<Int>], failure: (index: Int, error: JKParseError)?) {
+    withContext { context in
+      JSONValue.parseElementRun(
+        run, options: options, maxDepth: maxDepth, limit: limit, with: context, deliver: deliver)
+    }
+  }
+
+  /// Runs `body` with the stream's context, which goes back to the pool
+  /// when the batch grew it past what the pool keeps.
+  private func withContext<Result>(_ body: (ScanContext) -> Result) -> Result {
     let context = self.context ?? ScanContextPool.shared.take()
     self.context = context
     defer {
@@ -186,8 +217,6 @@ final class ValueRecordParser {
         self.context = nil
       }
     }
-    return JSONValue.parseRecords(
-      records, bytes: { batch[$0].bytes }, options: options, maxDepth: maxDepth,
-      elements: elements, with: context, deliver: deliver)
+    return body(context)
   }
 }

@@ -122,10 +122,51 @@ extension JSONValue {
     let failure = Scanner.scanRecords(
       records, bytes, within: region, into: context, configuration: configuration,
       roots: &roots)
-    let regionStart = region.baseAddress.unsafelyUnwrapped
+    return buildRecords(
+      roots, first: records.lowerBound, bytes, within: region, configuration, context, deliver)
+      ?? failure
+  }
+
+  /// Parses the elements of a stream's array that `run` holds from its
+  /// start, as many as the scanner takes in one batch (see
+  /// ``Scanner/scanElements(_:into:configuration:limits:ranges:roots:)``),
+  /// none longer than `limit`, passing each value to `deliver`, as
+  /// ``parseRecords(_:bytes:options:maxDepth:elements:with:deliver:)``
+  /// parses elements; returns how far the run got, the elements' bytes in
+  /// it, and the index and error of the element that failed, if one did.
+  static func parseElementRun(
+    _ run: UnsafeRawBufferPointer, options: JKParseOptions, maxDepth: Int, limit: Int,
+    with context: ScanContext, deliver: (consuming JSONValue) -> Void
+  ) -> (end: ElementRunEnd, ranges: [Range<Int>], failure: (index: Int, error: JKParseError)?) {
+    var configuration = configuration(options, maxDepth)
+    configuration.skipsByteOrderMark = false
+    var roots: [Int] = []
+    var ranges: [Range<Int>] = []
+    roots.reserveCapacity(RecordDecoder.batchRecords)
+    ranges.reserveCapacity(RecordDecoder.batchRecords)
+    let end = Scanner.scanElements(
+      run, into: context, configuration: configuration,
+      limits: ElementRunLimits(
+        elements: RecordDecoder.batchRecords, bytes: RecordDecoder.batchBytes,
+        elementSize: limit),
+      ranges: &ranges, roots: &roots)
+    let failure = buildRecords(
+      roots, first: 0, { UnsafeRawBufferPointer(rebasing: run[ranges[$0]]) }, within: run,
+      configuration, context, deliver)
+    return (end, ranges, failure)
+  }
+
+  /// Builds the values of the records whose roots a scan of `region` into
+  /// `context` left on its tape, the first being record `first`.
+  private static func buildRecords(
+    _ roots: [Int], first: Int, _ bytes: (Int) -> UnsafeRawBufferPointer,
+    within region: UnsafeRawBufferPointer, _ configuration: ScanConfiguration,
+    _ context: ScanContext, _ deliver: (consuming JSONValue) -> Void
+  ) -> (index: Int, error: JKParseError)? {
+    guard let regionStart = region.baseAddress else { return nil }
     var workspace = JSONValueBuilder.Workspace()
     for (offset, root) in roots.enumerated() {
-      let index = records.lowerBound + offset
+      let index = first + offset
       let text = bytes(index)
       do {
         deliver(
@@ -137,7 +178,7 @@ extension JSONValue {
         return (index, error)
       }
     }
-    return failure
+    return nil
   }
 
   /// The value of the record whose root is the entry at `root` of the
