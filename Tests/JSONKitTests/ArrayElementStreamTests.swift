@@ -53,6 +53,36 @@ struct ArrayElementStreamTests {
     }
   }
 
+  @Test("JKDecoder throws an error between elements as a DecodingError, as for the whole array")
+  func decodingErrorsBetweenElements() async {
+    for text in ["[1 2]", "[1,2] 3", "[1,", "[1,]", "[1}"] {
+      let outcome = await StreamOutcome(
+        JKDecoder().decodeArrayElements(Int.self, from: ChunkedBytes(Array(text.utf8), every: 2)))
+      let whole = #expect(throws: DecodingError.self, "\(text)") {
+        try JKDecoder().decode([Int].self, from: Data(text.utf8))
+      }
+      guard case .dataCorrupted(let context) = outcome.error as? DecodingError,
+        case .dataCorrupted(let wholeContext) = whole
+      else {
+        Issue.record("\(text): expected dataCorrupted, got \(String(describing: outcome.error))")
+        continue
+      }
+      #expect(context.codingPath.isEmpty, "\(text)")
+      let parsed = context.underlyingError as? JKParseError
+      let parsedWhole = wholeContext.underlyingError as? JKParseError
+      #expect(parsed?.kind == parsedWhole?.kind, "\(text)")
+      #expect(parsed?.offset == parsedWhole?.offset, "\(text)")
+    }
+    let long = await StreamOutcome(
+      JKDecoder().decodeArrayElements(
+        String.self, from: ChunkedBytes(Array(#"["abcdef"]"#.utf8), every: 3), maxRecordSize: 4))
+    guard case .dataCorrupted(let context) = long.error as? DecodingError else {
+      Issue.record("expected dataCorrupted, got \(String(describing: long.error))")
+      return
+    }
+    #expect((context.underlyingError as? JKParseError)?.kind == .inputTooLarge)
+  }
+
   @Test("A bad element in the middle ends the stream after the elements before it")
   func badElementInTheMiddle() async {
     struct Point: Decodable, Equatable {

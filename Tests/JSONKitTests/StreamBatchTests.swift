@@ -75,9 +75,16 @@ struct StreamBatchTests {
       let aloneError = try #require(alone[index].error)
       if index == 2, bad == Self.badRecords[0] {
         // The framer's error, not a record's: its excerpt shows what the
-        // chunks had brought, but it is at the same place.
-        let parsed = try #require(error as? JKParseError)
-        let parsedAlone = try #require(aloneError as? JKParseError)
+        // chunks had brought, but it is at the same place. Both are a
+        // DecodingError, as the decoder throws.
+        guard case .dataCorrupted(let context) = error as? DecodingError,
+          case .dataCorrupted(let contextAlone) = aloneError as? DecodingError
+        else {
+          Issue.record("expected DecodingError.dataCorrupted, got \(error) and \(aloneError)")
+          continue
+        }
+        let parsed = try #require(context.underlyingError as? JKParseError)
+        let parsedAlone = try #require(contextAlone.underlyingError as? JKParseError)
         #expect(parsed.kind == parsedAlone.kind)
         #expect(parsed.offset == parsedAlone.offset)
         #expect(parsed.line == parsedAlone.line && parsed.column == parsedAlone.column)

@@ -82,7 +82,8 @@ extension JKDecoder {
   ) -> JKRecordSequence<T> where Chunks.Element: Sequence, Chunks.Element.Element == UInt8 {
     let lines = linesReader(type)
     return JKRecordSequence(
-      chunks: chunks, framer: LineFramer(), maxRecordSize: maxRecordSize, makeBatchRead: lines)
+      chunks: chunks, framer: LineFramer(), maxRecordSize: maxRecordSize, decoding: true,
+      makeBatchRead: lines)
   }
 
   /// Decodes JSON Lines from an async sequence of bytes (such as a file's
@@ -94,7 +95,8 @@ extension JKDecoder {
   ) -> JKRecordSequence<T> where Bytes.Element == UInt8 {
     let lines = linesReader(type)
     return JKRecordSequence(
-      bytes: bytes, framer: LineFramer(), maxRecordSize: maxRecordSize, makeBatchRead: lines)
+      bytes: bytes, framer: LineFramer(), maxRecordSize: maxRecordSize, decoding: true,
+      makeBatchRead: lines)
   }
 
   /// Decodes the elements of one top-level JSON array from an async
@@ -127,7 +129,8 @@ extension JKDecoder {
   ) -> JKRecordSequence<T> where Chunks.Element: Sequence, Chunks.Element.Element == UInt8 {
     let (framer, elements) = elementsReader(type)
     return JKRecordSequence(
-      chunks: chunks, framer: framer, maxRecordSize: maxRecordSize, makeBatchRead: elements)
+      chunks: chunks, framer: framer, maxRecordSize: maxRecordSize, decoding: true,
+      makeBatchRead: elements)
   }
 
   /// Decodes the elements of one top-level JSON array from an async
@@ -138,7 +141,8 @@ extension JKDecoder {
   ) -> JKRecordSequence<T> where Bytes.Element == UInt8 {
     let (framer, elements) = elementsReader(type)
     return JKRecordSequence(
-      bytes: bytes, framer: framer, maxRecordSize: maxRecordSize, makeBatchRead: elements)
+      bytes: bytes, framer: framer, maxRecordSize: maxRecordSize, decoding: true,
+      makeBatchRead: elements)
   }
 
   /// What makes, per iteration, the reader of JSON Lines records of

@@ -224,46 +224,52 @@ final class RecordBatch<Element> {
 }
 
 extension JKRecordSequence {
-  /// The records of `chunks`, framed by `framer`, read in batches (see ``BatchRead``).
+  /// The records of `chunks`, framed by `framer`, read in batches (see
+  /// ``BatchRead``); with `decoding`, an error between records is a
+  /// `DecodingError`, as a `JKDecoder` throws.
   init<Chunks: AsyncSequence, Framer: RecordFramer>(
-    chunks: Chunks, framer: Framer, maxRecordSize: Int,
+    chunks: Chunks, framer: Framer, maxRecordSize: Int, decoding: Bool = false,
     makeBatchRead: @escaping () -> BatchRead
   ) where Chunks.Element: Sequence, Chunks.Element.Element == UInt8 {
     self.init(
-      makeReader: Self.reader(chunks: chunks, framer: framer, limit: maxRecordSize),
+      makeReader: Self.reader(
+        chunks: chunks, framer: framer, limit: maxRecordSize, decoding: decoding),
       makeBatchRead: makeBatchRead)
   }
 
-  /// The records of `bytes`, framed by `framer`, read in batches (see ``BatchRead``).
+  /// The records of `bytes`, framed by `framer`, read in batches (see
+  /// ``BatchRead``); with `decoding`, an error between records is a
+  /// `DecodingError`.
   init<Bytes: AsyncSequence, Framer: RecordFramer>(
-    bytes: Bytes, framer: Framer, maxRecordSize: Int,
+    bytes: Bytes, framer: Framer, maxRecordSize: Int, decoding: Bool = false,
     makeBatchRead: @escaping () -> BatchRead
   ) where Bytes.Element == UInt8 {
     self.init(
-      makeReader: Self.reader(bytes: bytes, framer: framer, limit: maxRecordSize),
+      makeReader: Self.reader(
+        bytes: bytes, framer: framer, limit: maxRecordSize, decoding: decoding),
       makeBatchRead: makeBatchRead)
   }
 
   /// What makes a reader of the records of `chunks`.
   private static func reader<Chunks: AsyncSequence, Framer: RecordFramer>(
-    chunks: Chunks, framer: Framer, limit: Int
+    chunks: Chunks, framer: Framer, limit: Int, decoding: Bool
   ) -> () -> any RecordProducing
   where Chunks.Element: Sequence, Chunks.Element.Element == UInt8 {
     {
       RecordReader(
         source: ChunkSequenceSource<Chunks>(iterator: chunks.makeAsyncIterator()),
-        framer: framer, limit: limit)
+        framer: framer, limit: limit, decoding: decoding)
     }
   }
 
   /// What makes a reader of the records of `bytes`.
   private static func reader<Bytes: AsyncSequence, Framer: RecordFramer>(
-    bytes: Bytes, framer: Framer, limit: Int
+    bytes: Bytes, framer: Framer, limit: Int, decoding: Bool
   ) -> () -> any RecordProducing where Bytes.Element == UInt8 {
     {
       RecordReader(
         source: ByteSequenceSource<Bytes>(iterator: bytes.makeAsyncIterator()),
-        framer: framer, limit: limit)
+        framer: framer, limit: limit, decoding: decoding)
     }
   }
 }

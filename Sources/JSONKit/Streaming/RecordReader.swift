@@ -13,10 +13,17 @@ final class RecordReader<Framer: RecordFramer, Source: ChunkSource> {
   private let limit: Int
   @exclusivity(unchecked) private var sourceEnded = false
   @exclusivity(unchecked) private var stopped = false
+  /// Whether an error between records is thrown as a `DecodingError`.
+  private let decoding: Bool
 
-  init(source: Source, framer: Framer, limit: Int) {
+  /// A reader of the records of `source` that `framer` finds, none longer
+  /// than `limit`; with `decoding`, a syntax error between records (or a
+  /// record too long) is thrown as `JKDecoder` throws one, a
+  /// `DecodingError.dataCorrupted` with the ``JKParseError`` under it.
+  init(source: Source, framer: Framer, limit: Int, decoding: Bool = false) {
     self.source = source
     self.framer = framer
+    self.decoding = decoding
     // One record is scanned as one document, which may not reach 4 GiB.
     self.limit = Swift.max(0, Swift.min(limit, Int(UInt32.max) - 1))
   }
@@ -52,7 +59,7 @@ final class RecordReader<Framer: RecordFramer, Source: ChunkSource> {
         sourceEnded = try await !source.read(into: &buffer)
       } catch {
         stopped = true
-        throw error
+        throw failure(error)
       }
     }
   }
@@ -81,8 +88,14 @@ final class RecordReader<Framer: RecordFramer, Source: ChunkSource> {
       return (buffer.bytes(from: record.start, to: record.end), record.place)
     } catch {
       stopped = true
-      throw error
+      throw failure(error)
     }
+  }
+
+  /// `error` as this reader throws it.
+  private func failure(_ error: any Error) -> any Error {
+    guard decoding, let error = error as? JKParseError else { return error }
+    return DecodingErrors.invalidJSON(error)
   }
 
   /// Takes up framing where the run of records it last gave ended.
