@@ -198,6 +198,15 @@ struct ArrayElementStreamTests {
     let after = await values("[1, 2] trailing", options: .permitTextAfterValidJSON)
     #expect(after.elements == [1, 2])
     #expect(after.error == nil)
+    // Even a '/' that begins no comment, or a comment never closed, where
+    // comments are allowed, as after a whole document's value.
+    for (text, first) in [("[-2]/amo/#ff", -2), ("[1]/", 1), ("[1] /* unclosed", 1)] {
+      let options: JKParseOptions = [.permitTextAfterValidJSON, .comments]
+      let ignored = await values(text, options: options, every: 1)
+      #expect(ignored.elements == [.int(Int64(first))], "\(text)")
+      #expect(ignored.error == nil, "\(text)")
+      #expect((try? JSONValue(parsing: text, options: options)) == .array([.int(Int64(first))]))
+    }
     let inside = await values("[1x, 2]", options: .permitTextAfterValidJSON)
     #expect(inside.error != nil)
     #expect(inside.elements.isEmpty)

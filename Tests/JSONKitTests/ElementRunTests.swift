@@ -125,6 +125,28 @@ struct ElementRunTests {
     }
   }
 
+  @Test("An error's column counts the scalars of a long line of non-ASCII text")
+  func columnsAfterNonASCII() async throws {
+    // Strings of 2-, 3- and 4-byte characters on one line, then a bad one.
+    let strings = (0..<900).map { index in
+      "\"" + String(repeating: ["é", "€", "😀", "a"][index % 4], count: index % 13 + 1) + "\""
+    }
+    let text = Array(("[" + strings.joined(separator: ",") + ",\"bad\\x\"]").utf8)
+    let whole = #expect(throws: JKParseError.self) { try JSONValue(parsing: Data(text)) }
+    #expect(whole?.line == 1)
+    for size in [5, 333, 4096, text.count] {
+      let values = await StreamOutcome(
+        JSONValue.arrayElements(from: ChunkedBytes(text, every: size)))
+      #expect(values.elements.count == 900)
+      #expect(values.parseError?.column == whole?.column, "chunks of \(size)")
+      #expect(values.parseError?.offset == whole?.offset, "chunks of \(size)")
+      let decoded = await StreamOutcome(
+        JKDecoder().decodeArrayElements(String.self, from: ChunkedBytes(text, every: size)))
+      #expect(decoded.elements.count == 900)
+      #expect(decoded.parseError?.column == whole?.column, "chunks of \(size)")
+    }
+  }
+
   @Test("An element longer than the limit is refused in a run as on its own")
   func limit() async throws {
     let short = #"{"id":1,"name":"x","tags":[]}"#

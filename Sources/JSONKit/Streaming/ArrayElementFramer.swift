@@ -1,3 +1,5 @@
+import Foundation
+
 /// Frames the elements of one top-level JSON array, a chunk at a time.
 ///
 /// It follows only what decides where an element ends: strings and their
@@ -170,6 +172,10 @@ struct ArrayElementFramer: RecordFramer {
         }
       case .ignoringRest:
         position = end
+      case .afterArray where permitsTextAfterArray:
+        // Whatever follows the array is ignored, as the scanner ignores
+        // what follows a value: even a '/' that begins no comment.
+        stage = .ignoringRest
       default:
         let byte = base[position]
         if lexicalRules.isWhitespace(byte) {
@@ -547,30 +553,24 @@ struct ArrayElementFramer: RecordFramer {
   }
 
   /// Counts the line breaks of the bytes from stream offset `start` to
-  /// `end`, which the scanner read: runs of other bytes are passed over
-  /// eight at a time.
+  /// `end`, which the scanner read: the C library finds each (most runs
+  /// hold none, and it passes over them many bytes at a time).
   private mutating func noteLineBreaks(from start: Int, to end: Int, in buffer: StreamBuffer) {
     let bytes = buffer.bytes(from: start, to: end)
     guard let base = bytes.baseAddress else { return }
-    let ones: UInt64 = 0x0101_0101_0101_0101
-    let highs: UInt64 = 0x8080_8080_8080_8080
-    var position = 0
-    while position < bytes.count {
-      if position + 8 <= bytes.count {
-        let word = base.loadUnaligned(fromByteOffset: position, as: UInt64.self)
-        let feeds = word ^ (ones &* 0x0A)
-        let returns = word ^ (ones &* 0x0D)
-        // A zero lane is a line break (lanes above the first may be
-        // flagged falsely by a borrow: only the first is trusted).
-        let mask = ((feeds &- ones) & ~feeds | (returns &- ones) & ~returns) & highs
-        if mask == 0 {
-          position += 8
-          continue
-        }
-        position += mask.trailingZeroBitCount >> 3
-      }
+    func next(_ byte: UInt8, from position: Int) -> Int {
+      guard position < bytes.count,
+        let found = memchr(base + position, Int32(byte), bytes.count - position)
+      else { return bytes.count }
+      return UnsafeRawPointer(found) - base
+    }
+    var feed = next(0x0A, from: 0)
+    var carriageReturn = next(0x0D, from: 0)
+    while feed < bytes.count || carriageReturn < bytes.count {
+      let position = Swift.min(feed, carriageReturn)
       noteLineBreak(bytes[position], at: start + position)
-      position += 1
+      if position == feed { feed = next(0x0A, from: position + 1) }
+      if position == carriageReturn { carriageReturn = next(0x0D, from: position + 1) }
     }
   }
 
@@ -595,15 +595,23 @@ struct ArrayElementFramer: RecordFramer {
     var continuations = 0
     var position = 0
     while position + 8 <= bytes.count {
-      let word = base.loadUnaligned(fromByteOffset: position, as: UInt64.self)
-      // A continuation byte is 10xxxxxx: its top bit set, the next one
-      // clear. Each lane's flag, moved to its low bit, is summed into the
-      // top byte by one multiplication (the baseline x86-64 has no
+      // Up to 255 words' flags are summed lane by lane, then the lanes
+      // are summed by multiplications (the baseline x86-64 has no
       // population count instruction, and the portable one is five times
-      // as long).
-      let flags = (word & ~(word << 1) & highs) >> 7
-      continuations &+= Int(truncatingIfNeeded: (flags &* 0x0101_0101_0101_0101) >> 56)
-      position &+= 8
+      // as long). A word of ASCII adds nothing.
+      var lanes: UInt64 = 0
+      let stop = Swift.min(bytes.count, position + 255 * 8)
+      while position + 8 <= stop {
+        let word = base.loadUnaligned(fromByteOffset: position, as: UInt64.self)
+        position &+= 8
+        if word & highs == 0 { continue }
+        // A continuation byte is 10xxxxxx: its top bit set, the next one
+        // clear; its flag moves to the lane's low bit.
+        lanes &+= (word & ~(word << 1) & highs) >> 7
+      }
+      // Pairs of lanes in 16 bits, then those four summed in the top 16.
+      let lanePairs = (lanes & 0x00FF_00FF_00FF_00FF) &+ (lanes >> 8 & 0x00FF_00FF_00FF_00FF)
+      continuations &+= Int(truncatingIfNeeded: (lanePairs &* 0x0001_0001_0001_0001) >> 48)
     }
     while position < bytes.count {
       if bytes[position] & 0xC0 == 0x80 { continuations += 1 }
