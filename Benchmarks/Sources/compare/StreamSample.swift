@@ -20,12 +20,17 @@ struct StreamSample {
   /// `lines` and `array` in chunks of 64 KiB, as a file reader delivers them.
   let lineChunks: ChunkList
   let arrayChunks: ChunkList
+  /// `lines` and `array` one byte at a time.
+  let lineBytes: ByteList
+  let arrayBytes: ByteList
   /// Each way, with the record type fixed.
   private let reader: (StreamSample, Way) throws -> Void
 
   /// A way of reading the records.
   enum Way: String, CaseIterable {
     case array, lines, elements
+    case linesBytes = "lines bytes"
+    case elementsBytes = "elements bytes"
     case linesInMemory = "lines in memory"
     case valueArray = "JSONValue array"
     case valueLines = "JSONValue lines"
@@ -39,6 +44,8 @@ struct StreamSample {
       case .array: "JKDecoder decode([T].self) of one array in memory"
       case .lines: "JKDecoder decodeLines, 64 KiB chunks"
       case .elements: "JKDecoder decodeArrayElements, 64 KiB chunks"
+      case .linesBytes: "JKDecoder decodeLines, async bytes"
+      case .elementsBytes: "JKDecoder decodeArrayElements, async bytes"
       case .linesInMemory: "JKDecoder decodeLines of Data in memory"
       case .valueArray: "JSONValue(parsing:) of one array in memory"
       case .valueLines: "JSONValue.lines, 64 KiB chunks"
@@ -66,6 +73,8 @@ struct StreamSample {
     self.array = array
     lineChunks = Self.chunks(of: lines)
     arrayChunks = Self.chunks(of: array)
+    lineBytes = ByteList(lines)
+    arrayBytes = ByteList(array)
     reader = { sample, way in try sample.read(T.self, way) }
   }
 
@@ -97,6 +106,10 @@ struct StreamSample {
       try Self.drain(JKDecoder().decodeLines(T.self, from: lineChunks))
     case .elements:
       try Self.drain(JKDecoder().decodeArrayElements(T.self, from: arrayChunks))
+    case .linesBytes:
+      try Self.drain(JKDecoder().decodeLines(T.self, from: lineBytes))
+    case .elementsBytes:
+      try Self.drain(JKDecoder().decodeArrayElements(T.self, from: arrayBytes))
     case .linesInMemory:
       consume(try JKDecoder().decodeLines(T.self, from: lines))
     case .valueArray:
@@ -169,6 +182,29 @@ struct ChunkList: AsyncSequence, Sendable {
   }
 
   func makeAsyncIterator() -> AsyncIterator { AsyncIterator(chunks: chunks) }
+}
+
+/// Bytes delivered one at a time by an async sequence, as a file's or a
+/// response's `bytes` deliver them; its iterator never suspends.
+struct ByteList: AsyncSequence, Sendable {
+  typealias Element = UInt8
+  let bytes: [UInt8]
+
+  init(_ data: Data) {
+    bytes = Array(data)
+  }
+
+  struct AsyncIterator: AsyncIteratorProtocol {
+    let bytes: [UInt8]
+    var index = 0
+    mutating func next() async -> UInt8? {
+      guard index < bytes.count else { return nil }
+      defer { index += 1 }
+      return bytes[index]
+    }
+  }
+
+  func makeAsyncIterator() -> AsyncIterator { AsyncIterator(bytes: bytes) }
 }
 
 extension StreamSample {

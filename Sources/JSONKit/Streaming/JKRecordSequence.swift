@@ -112,18 +112,8 @@ public struct JKRecordSequence<Element>: AsyncSequence {
         }
         return
       }
-      var length = first.bytes.count
-      var framingError: (any Error)?
-      while batch.records.count < RecordDecoder.batchRecords, length < RecordDecoder.batchBytes {
-        do {
-          guard let record = try reader.nextBuffered(startingBatch: false) else { break }
-          batch.records.append(record)
-          length += record.bytes.count
-        } catch {
-          framingError = error
-          break
-        }
-      }
+      let framingError = reader.appendBuffered(
+        to: &batch.records, count: RecordDecoder.batchRecords, bytes: RecordDecoder.batchBytes)
       do {
         _ = try read(batch.records, reader.recordLimit) { (element: consuming Element) in
           batch.push(element)

@@ -98,6 +98,28 @@ final class RecordReader<Framer: RecordFramer, Source: ChunkSource> {
     return DecodingErrors.invalidJSON(error)
   }
 
+  /// Appends to `records` the records after the first of a batch that the
+  /// buffer already holds whole, until `records` holds `count` or their
+  /// bytes reach `bytes` (never a run, see
+  /// ``nextBuffered(startingBatch:)``); returns the error that ended the
+  /// stream among them, if one did. One call per batch: the framer's loop
+  /// runs here, where it is specialized, rather than once per record
+  /// through ``RecordProducing``.
+  func appendBuffered(to records: inout [StreamRecord], count: Int, bytes: Int) -> (any Error)? {
+    var length = 0
+    for record in records { length += record.bytes.count }
+    while records.count < count, length < bytes {
+      do {
+        guard let record = try nextBuffered(startingBatch: false) else { return nil }
+        records.append(record)
+        length += record.bytes.count
+      } catch {
+        return error
+      }
+    }
+    return nil
+  }
+
   /// Takes up framing where the run of records it last gave ended.
   func endRun(_ end: ElementRunEnd) {
     framer.endRun(end, in: buffer)
@@ -114,6 +136,7 @@ protocol RecordProducing: AnyObject {
   func nextBuffered(startingBatch: Bool) throws -> (
     bytes: UnsafeRawBufferPointer, place: RecordPlace
   )?
+  func appendBuffered(to records: inout [StreamRecord], count: Int, bytes: Int) -> (any Error)?
   func endRun(_ end: ElementRunEnd)
   var recordLimit: Int { get }
   func stop()
