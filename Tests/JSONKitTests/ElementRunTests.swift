@@ -221,3 +221,74 @@ private struct LocatedError: Equatable {
     }
   }
 }
+
+/// A record read from an async sequence of bytes is delivered as soon as
+/// its last byte has arrived, before any byte after it: the gathering of
+/// bytes follows strings and brackets so that only an element's real end
+/// ends a fill.
+@Suite("Records from async bytes come as soon as they are whole")
+struct ByteStreamLatencyTests {
+  /// Each piece, then the element it completes; the bytes after a piece
+  /// are sent only once that element has come.
+  static let pieces: [(String, JSONValue)] = [
+    (#"[{"a":"x,]}\"","b":[1,{"c":2}]}"#, ["a": "x,]}\"", "b": [1, ["c": 2]]]),
+    (#", "str,[ing]""#, "str,[ing]"),
+    (", [1, [2, 3]]", [1, [2, 3]]),
+    (", 123", 123),  // a number ends only at the comma after it
+    (", true", true),
+    (", {}", [:]),
+  ]
+
+  @Test(
+    "Each element comes when its bytes have arrived", .timeLimit(.minutes(1)),
+    arguments: [false, true])
+  func elements(decoder: Bool) async throws {
+    let (stream, continuation) = AsyncStream<UInt8>.makeStream()
+    let sequence =
+      decoder
+      ? JKDecoder().decodeArrayElements(JSONValue.self, from: stream)
+      : JSONValue.arrayElements(from: stream)
+    var iterator = sequence.makeAsyncIterator()
+    var pending: [JSONValue] = []
+    for (piece, value) in Self.pieces {
+      for byte in piece.utf8 { continuation.yield(byte) }
+      pending.append(value)
+      // A number or literal is whole only when the comma after it comes,
+      // with the next piece.
+      if case .int = value { continue }
+      if case .bool = value { continue }
+      for expected in pending { #expect(try await iterator.next() == expected) }
+      pending.removeAll()
+    }
+    for byte in ",\"end\"]".utf8 { continuation.yield(byte) }
+    continuation.finish()
+    #expect(try await iterator.next() == "end")
+    #expect(try await iterator.next() == nil)
+  }
+
+  @Test("Comments and JSON5 strings still let each element come", .timeLimit(.minutes(1)))
+  func commentsAndJSON5() async throws {
+    let (stream, continuation) = AsyncStream<UInt8>.makeStream()
+    var iterator = JSONValue.arrayElements(from: stream, options: .json5).makeAsyncIterator()
+    for byte in "[ /* { [ */ {a: '}', b: 1}".utf8 { continuation.yield(byte) }
+    #expect(try await iterator.next() == ["a": "}", "b": 1])
+    for byte in ", 'x' // ]\n".utf8 { continuation.yield(byte) }
+    #expect(try await iterator.next() == "x")
+    for byte in ", [2]]".utf8 { continuation.yield(byte) }
+    continuation.finish()
+    #expect(try await iterator.next() == [2])
+    #expect(try await iterator.next() == nil)
+  }
+
+  @Test("Each line comes when its line feed has arrived", .timeLimit(.minutes(1)))
+  func lines() async throws {
+    let (stream, continuation) = AsyncStream<UInt8>.makeStream()
+    var iterator = JKDecoder().decodeLines(JSONValue.self, from: stream).makeAsyncIterator()
+    for line in [#"{"a":"b,}]\n"}"#, "[1, 2]", "3"] {
+      for byte in (line + "\n").utf8 { continuation.yield(byte) }
+      #expect(try await iterator.next() == (try JSONValue(parsing: line)))
+    }
+    continuation.finish()
+    #expect(try await iterator.next() == nil)
+  }
+}

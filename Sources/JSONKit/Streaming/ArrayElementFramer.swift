@@ -48,6 +48,13 @@ struct ArrayElementFramer: RecordFramer {
   /// Whether the next element is read here, byte by byte: the last run
   /// stopped at it.
   private var readsNextAlone = false
+  /// How many runs in a row took no element.
+  private var emptyRuns = 0
+  /// How many elements are still read here before a run is tried again:
+  /// after two runs in a row took nothing, as when a stream brings one
+  /// element at a time (an async sequence of bytes), whose elements a run
+  /// would scan twice.
+  private var elementsBeforeRuns = 0
 
   private var stage = Stage.beforeArray
   private var comment = Comment.none
@@ -201,7 +208,7 @@ struct ArrayElementFramer: RecordFramer {
           continue
         }
         if runs, !readsNextAlone, stage == .afterOpen || stage == .afterComma,
-          byte != UInt8(ascii: "]")
+          byte != UInt8(ascii: "]"), elementsBeforeRuns == 0
         {
           // An element starts here: the scanner finds where it and those
           // after it end. A later record of a batch ends the batch instead.
@@ -445,6 +452,7 @@ struct ArrayElementFramer: RecordFramer {
   private mutating func finishElement(at end: Int) -> FramedRecord {
     let record = FramedRecord(start: elementStart, end: end, place: elementPlace)
     readsNextAlone = false
+    if elementsBeforeRuns > 0 { elementsBeforeRuns -= 1 }
     index += 1
     stage = .afterElement
     scanned = end
@@ -462,6 +470,11 @@ struct ArrayElementFramer: RecordFramer {
 
   mutating func endRun(_ end: ElementRunEnd, in buffer: StreamBuffer) {
     readsNextAlone = end.stoppedAtTrouble
+    emptyRuns = end.elements == 0 ? emptyRuns + 1 : 0
+    if emptyRuns >= 2 {
+      emptyRuns = 0
+      elementsBeforeRuns = RecordDecoder.batchRecords
+    }
     guard end.elements > 0 else { return }
     let resume = scanned + end.resume
     noteLineBreaks(from: scanned, to: resume, in: buffer)

@@ -90,12 +90,23 @@ extension JKDecoder {
   /// or a response's `bytes`), one record at a time; each record is
   /// delivered as soon as its line has arrived. See
   /// ``decodeLines(_:from:maxRecordSize:)-(_,Chunks,_)``.
+  @inlinable
   public func decodeLines<T: Decodable, Bytes: AsyncSequence>(
     _ type: T.Type, from bytes: Bytes, maxRecordSize: Int = 64 << 20
   ) -> JKRecordSequence<T> where Bytes.Element == UInt8 {
+    decodeLines(
+      type, filling: ByteGathering.filler(bytes, lines: true), maxRecordSize: maxRecordSize)
+  }
+
+  /// ``decodeLines(_:from:maxRecordSize:)-(_,Bytes,_)`` of the bytes that
+  /// the fillers `makeFill` makes store (see ``ByteGathering``).
+  @usableFromInline
+  func decodeLines<T: Decodable>(
+    _ type: T.Type, filling makeFill: @escaping () -> ByteGathering.Fill, maxRecordSize: Int
+  ) -> JKRecordSequence<T> {
     let lines = linesReader(type)
     return JKRecordSequence(
-      bytes: bytes, framer: LineFramer(), maxRecordSize: maxRecordSize, decoding: true,
+      filling: makeFill, framer: LineFramer(), maxRecordSize: maxRecordSize, decoding: true,
       makeBatchRead: lines)
   }
 
@@ -136,12 +147,23 @@ extension JKDecoder {
   /// Decodes the elements of one top-level JSON array from an async
   /// sequence of bytes. See
   /// ``decodeArrayElements(_:from:maxRecordSize:)-(_,Chunks,_)``.
+  @inlinable
   public func decodeArrayElements<T: Decodable, Bytes: AsyncSequence>(
     _ type: T.Type, from bytes: Bytes, maxRecordSize: Int = 64 << 20
   ) -> JKRecordSequence<T> where Bytes.Element == UInt8 {
+    decodeArrayElements(
+      type, filling: ByteGathering.filler(bytes, lines: false), maxRecordSize: maxRecordSize)
+  }
+
+  /// ``decodeArrayElements(_:from:maxRecordSize:)-(_,Bytes,_)`` of the
+  /// bytes that the fillers `makeFill` makes store (see ``ByteGathering``).
+  @usableFromInline
+  func decodeArrayElements<T: Decodable>(
+    _ type: T.Type, filling makeFill: @escaping () -> ByteGathering.Fill, maxRecordSize: Int
+  ) -> JKRecordSequence<T> {
     let (framer, elements) = elementsReader(type)
     return JKRecordSequence(
-      bytes: bytes, framer: framer, maxRecordSize: maxRecordSize, decoding: true,
+      filling: makeFill, framer: framer, maxRecordSize: maxRecordSize, decoding: true,
       makeBatchRead: elements)
   }
 

@@ -227,16 +227,19 @@ extension JKRecordSequence {
       makeBatchRead: makeBatchRead)
   }
 
-  /// The records of `bytes`, framed by `framer`, read in batches (see
-  /// ``BatchRead``); with `decoding`, an error between records is a
-  /// `DecodingError`.
-  init<Bytes: AsyncSequence, Framer: RecordFramer>(
-    bytes: Bytes, framer: Framer, maxRecordSize: Int, decoding: Bool = false,
-    makeBatchRead: @escaping () -> BatchRead
-  ) where Bytes.Element == UInt8 {
+  /// The records of the bytes that the fillers `makeFill` makes store,
+  /// framed by `framer`, read in batches (see ``BatchRead``); with
+  /// `decoding`, an error between records is a `DecodingError`.
+  init<Framer: RecordFramer>(
+    filling makeFill: @escaping () -> ByteGathering.Fill, framer: Framer, maxRecordSize: Int,
+    decoding: Bool = false, makeBatchRead: @escaping () -> BatchRead
+  ) {
     self.init(
-      makeReader: Self.reader(
-        bytes: bytes, framer: framer, limit: maxRecordSize, decoding: decoding),
+      makeReader: {
+        RecordReader(
+          source: ByteFillSource(fill: makeFill()), framer: framer, limit: maxRecordSize,
+          decoding: decoding)
+      },
       makeBatchRead: makeBatchRead)
   }
 
@@ -248,17 +251,6 @@ extension JKRecordSequence {
     {
       RecordReader(
         source: ChunkSequenceSource<Chunks>(iterator: chunks.makeAsyncIterator()),
-        framer: framer, limit: limit, decoding: decoding)
-    }
-  }
-
-  /// What makes a reader of the records of `bytes`.
-  private static func reader<Bytes: AsyncSequence, Framer: RecordFramer>(
-    bytes: Bytes, framer: Framer, limit: Int, decoding: Bool
-  ) -> () -> any RecordProducing where Bytes.Element == UInt8 {
-    {
-      RecordReader(
-        source: ByteSequenceSource<Bytes>(iterator: bytes.makeAsyncIterator()),
         framer: framer, limit: limit, decoding: decoding)
     }
   }

@@ -33,12 +33,25 @@ extension JSONValue {
   /// The values of JSON Lines from an async sequence of bytes, each
   /// delivered as soon as its line has arrived. See
   /// ``lines(from:options:maxDepth:maxRecordSize:)-(Chunks,_,_,_)``.
+  @inlinable
   public static func lines<Bytes: AsyncSequence>(
     from bytes: Bytes, options: JKParseOptions = [], maxDepth: Int = 512,
     maxRecordSize: Int = 64 << 20
   ) -> JKRecordSequence<JSONValue> where Bytes.Element == UInt8 {
+    lines(
+      filling: ByteGathering.filler(bytes, lines: true), options: options, maxDepth: maxDepth,
+      maxRecordSize: maxRecordSize)
+  }
+
+  /// ``lines(from:options:maxDepth:maxRecordSize:)-(Bytes,_,_,_)`` of the
+  /// bytes that the fillers `makeFill` makes store (see ``ByteGathering``).
+  @usableFromInline
+  static func lines(
+    filling makeFill: @escaping () -> ByteGathering.Fill, options: JKParseOptions, maxDepth: Int,
+    maxRecordSize: Int
+  ) -> JKRecordSequence<JSONValue> {
     JKRecordSequence(
-      bytes: bytes, framer: LineFramer(), maxRecordSize: maxRecordSize,
+      filling: makeFill, framer: LineFramer(), maxRecordSize: maxRecordSize,
       makeBatchRead: { linesReader(options: options, maxDepth: maxDepth) })
   }
 
@@ -76,12 +89,27 @@ extension JSONValue {
 
   /// The elements of one top-level JSON array from an async sequence of
   /// bytes. See ``arrayElements(from:options:maxDepth:maxRecordSize:)-(Chunks,_,_,_)``.
+  @inlinable
   public static func arrayElements<Bytes: AsyncSequence>(
     from bytes: Bytes, options: JKParseOptions = [], maxDepth: Int = 512,
     maxRecordSize: Int = 64 << 20
   ) -> JKRecordSequence<JSONValue> where Bytes.Element == UInt8 {
+    arrayElements(
+      filling: ByteGathering.filler(bytes, lines: false), options: options, maxDepth: maxDepth,
+      maxRecordSize: maxRecordSize)
+  }
+
+  /// ``arrayElements(from:options:maxDepth:maxRecordSize:)-(Bytes,_,_,_)``
+  /// of the bytes that the fillers `makeFill` makes store (see
+  /// ``ByteGathering``).
+  @usableFromInline
+  static func arrayElements(
+    filling makeFill: @escaping () -> ByteGathering.Fill, options: JKParseOptions, maxDepth: Int,
+    maxRecordSize: Int
+  ) -> JKRecordSequence<JSONValue> {
     JKRecordSequence(
-      bytes: bytes, framer: ArrayElementFramer(options: options, maxDepth: maxDepth, runs: true),
+      filling: makeFill,
+      framer: ArrayElementFramer(options: options, maxDepth: maxDepth, runs: true),
       maxRecordSize: maxRecordSize,
       makeBatchRead: { elementsReader(options: options, maxDepth: maxDepth) })
   }

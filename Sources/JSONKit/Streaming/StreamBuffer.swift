@@ -68,6 +68,18 @@ struct StreamBuffer {
     for byte in chunk { append(byte) }
   }
 
+  /// The memory after the bytes held, at least `least` bytes of it, for a
+  /// source to store bytes in before ``didAppend(_:)`` counts them.
+  mutating func freeSpace(atLeast least: Int) -> UnsafeMutableRawBufferPointer {
+    reserve(least)
+    return UnsafeMutableRawBufferPointer(start: storage + count, count: capacity - count)
+  }
+
+  /// Counts `stored` bytes stored at the start of ``freeSpace(atLeast:)``.
+  mutating func didAppend(_ stored: Int) {
+    count += stored
+  }
+
   private mutating func reserve(_ extra: Int) {
     guard count + extra > capacity else { return }
     var newCapacity = capacity
