@@ -34,9 +34,10 @@ extension Scanner where Recording == TapeRecording {
   /// `ranges`: the scan finds where each element ends, so that no one
   /// reads its bytes before the scanner does.
   ///
-  /// An element is taken only when a comma or `]` follows it, after JSON
-  /// whitespace, within `run`: a number or literal cut off by the end of
-  /// the bytes held may go on in the next chunk. The run stops before the
+  /// An element is taken when a comma or `]` follows it, after JSON
+  /// whitespace, within `run`, or when it is a string, array or object
+  /// that `run` holds to its end: a number or literal cut off by the end
+  /// of the bytes held may go on in the next chunk. The run stops before the
   /// first element that fails to scan, is cut off or is longer than the
   /// limit, leaving the tape as it was before that element; the caller's
   /// framer then reads that element as it reads any, and reports what is
@@ -73,7 +74,18 @@ extension Scanner where Recording == TapeRecording {
       let end = start + valueLength
       var next = end
       while next < run.count, Self.isJSONWhitespace(bytes[next]) { next += 1 }
-      guard next < run.count, bytes[next] == UInt8(ascii: ",") || bytes[next] == UInt8(ascii: "]"),
+      // A string, array or object is whole at its closing byte, even at
+      // the end of the bytes held (an async sequence of bytes brings one
+      // element at a time); a number or literal only once what follows it
+      // is seen.
+      let closed =
+        next == run.count && valueLength > 0
+        && (bytes[end - 1] == UInt8(ascii: "}") || bytes[end - 1] == UInt8(ascii: "]")
+          || bytes[end - 1] == UInt8(ascii: "\""))
+      guard
+        closed
+          || next < run.count
+            && (bytes[next] == UInt8(ascii: ",") || bytes[next] == UInt8(ascii: "]")),
         valueLength <= limits.elementSize
       else {
         // Cut off, too long, or followed by what no array allows there.
@@ -86,7 +98,7 @@ extension Scanner where Recording == TapeRecording {
       ranges.append(start..<end)
       outcome.elements += 1
       length += valueLength
-      if bytes[next] == UInt8(ascii: "]") {
+      if closed || bytes[next] == UInt8(ascii: "]") {
         outcome.resume = end
         outcome.afterComma = false
         return outcome
