@@ -7,14 +7,14 @@
 /// of all the bytes and the kind (text or byte string).
 struct CBORStringTable {
   /// A string's place in the table; all zeros when free.
-  private struct Slot {
+  private struct Bucket {
     /// Where the string starts in ``storage``.
     var start: UInt32
     var count: UInt32
-    /// The high half of the string's hash (the low bits pick the slot).
+    /// The high half of the string's hash (the low bits pick the bucket).
     var hash: UInt32
     /// The string's number plus one, with ``textBit`` for text; 0 when
-    /// the slot is free.
+    /// the bucket is free.
     var tagged: UInt32
   }
 
@@ -29,16 +29,16 @@ struct CBORStringTable {
   private static let textBit: UInt32 = 1 << 31
   /// The longest string the table holds, and the most bytes it keeps.
   private static let limit = Int(UInt32.max >> 1)
-  private static let knownNameSlots = 256
+  private static let knownNameBuckets = 256
 
-  private var slots: UnsafeMutablePointer<Slot>
-  private var slotCount: Int
+  private var buckets: UnsafeMutablePointer<Bucket>
+  private var bucketCount: Int
   /// The copies of the strings, one after another.
   private var storage: UnsafeMutableRawPointer
   private var storageCount = 0
   private var storageCapacity: Int
-  /// The slot of each string, by number.
-  private var slotOfNumber: UnsafeMutablePointer<Int>
+  /// The bucket of each string, by number.
+  private var bucketOfNumber: UnsafeMutablePointer<Int>
   /// The number of strings in the table.
   private(set) var count = 0
   /// The names met through ``reference(name:)``, by address.
@@ -48,30 +48,30 @@ struct CBORStringTable {
   /// An empty table; ``deallocate()`` frees what it holds. A table made
   /// with `isUsed` false holds nothing and must not be used.
   init(isUsed: Bool = true) {
-    slotCount = isUsed ? 1024 : 1
-    slots = Self.freeSlots(slotCount)
+    bucketCount = isUsed ? 1024 : 1
+    buckets = Self.freeBuckets(bucketCount)
     storageCapacity = isUsed ? 8192 : 0
     storage = .allocate(byteCount: storageCapacity, alignment: 8)
-    slotOfNumber = .allocate(capacity: slotCount / 2)
-    knownNames = .allocate(capacity: isUsed ? Self.knownNameSlots : 0)
+    bucketOfNumber = .allocate(capacity: bucketCount / 2)
+    knownNames = .allocate(capacity: isUsed ? Self.knownNameBuckets : 0)
     if isUsed {
       knownNames.initialize(
-        repeating: KnownName(bytes: nil, number: 0), count: Self.knownNameSlots)
+        repeating: KnownName(bytes: nil, number: 0), count: Self.knownNameBuckets)
     }
   }
 
-  private static func freeSlots(_ count: Int) -> UnsafeMutablePointer<Slot> {
-    let slots = UnsafeMutablePointer<Slot>.allocate(capacity: count)
-    UnsafeMutableRawPointer(slots).initializeMemory(
-      as: UInt8.self, repeating: 0, count: count &* MemoryLayout<Slot>.stride)
-    return slots
+  private static func freeBuckets(_ count: Int) -> UnsafeMutablePointer<Bucket> {
+    let buckets = UnsafeMutablePointer<Bucket>.allocate(capacity: count)
+    UnsafeMutableRawPointer(buckets).initializeMemory(
+      as: UInt8.self, repeating: 0, count: count &* MemoryLayout<Bucket>.stride)
+    return buckets
   }
 
   /// Frees the table's memory; the table is not used afterwards.
   func deallocate() {
-    slots.deallocate()
+    buckets.deallocate()
     storage.deallocate()
-    slotOfNumber.deallocate()
+    bucketOfNumber.deallocate()
     knownNames.deallocate()
   }
 
@@ -83,7 +83,7 @@ struct CBORStringTable {
   @inline(__always)
   mutating func reference(name: UnsafeRawBufferPointer) -> Int? {
     let address = UInt(bitPattern: name.baseAddress)
-    let mask = Self.knownNameSlots &- 1
+    let mask = Self.knownNameBuckets &- 1
     var index = Int(truncatingIfNeeded: (address &* 0x9E37_79B9) >> 16) & mask
     while let bytes = knownNames[index].bytes {
       if bytes == name.baseAddress {
@@ -100,7 +100,7 @@ struct CBORStringTable {
     let countBefore = count
     let number = reference(name, isText: true)
     // Kept while the cache is at most half full.
-    if 2 &* (knownNameCount &+ 1) <= Self.knownNameSlots, let bytes = name.baseAddress {
+    if 2 &* (knownNameCount &+ 1) <= Self.knownNameBuckets, let bytes = name.baseAddress {
       knownNames[index] = KnownName(
         bytes: bytes, number: number ?? (count > countBefore ? countBefore : -1))
       knownNameCount &+= 1
@@ -123,16 +123,16 @@ struct CBORStringTable {
     let fullHash = Self.hash(bytes, count: count, isText: isText)
     let hash = UInt32(truncatingIfNeeded: fullHash >> 32)
     let kind = isText ? Self.textBit : 0
-    let mask = slotCount &- 1
+    let mask = bucketCount &- 1
     var index = Int(truncatingIfNeeded: fullHash) & mask
-    while slots[index].tagged != 0 {
-      let slot = slots[index]
-      if slot.hash == hash, slot.tagged & Self.textBit == kind, Int(slot.count) == count,
+    while buckets[index].tagged != 0 {
+      let bucket = buckets[index]
+      if bucket.hash == hash, bucket.tagged & Self.textBit == kind, Int(bucket.count) == count,
         ByteComparison.equal(
-          (storage + Int(slot.start)).assumingMemoryBound(to: UInt8.self),
+          (storage + Int(bucket.start)).assumingMemoryBound(to: UInt8.self),
           bytes.assumingMemoryBound(to: UInt8.self), count: count)
       {
-        return Int(slot.tagged & ~Self.textBit) &- 1
+        return Int(bucket.tagged & ~Self.textBit) &- 1
       }
       index = (index &+ 1) & mask
     }
@@ -158,45 +158,45 @@ struct CBORStringTable {
       storage = larger
     }
     (storage + storageCount).copyMemory(from: bytes, byteCount: count)
-    slots[freeIndex] = Slot(
+    buckets[freeIndex] = Bucket(
       start: UInt32(storageCount), count: UInt32(count), hash: hash, tagged: tagged)
-    slotOfNumber[self.count] = freeIndex
+    bucketOfNumber[self.count] = freeIndex
     storageCount &+= count
     self.count &+= 1
-    if 2 &* self.count >= slotCount { grow() }
+    if 2 &* self.count >= bucketCount { grow() }
   }
 
   /// The bytes of string `number`, and whether it is text; nil past the
   /// table. The bytes are good until the next string is added.
   func string(_ number: UInt64) -> (bytes: UnsafeRawBufferPointer, isText: Bool)? {
     guard number < UInt64(count) else { return nil }
-    let slot = slots[slotOfNumber[Int(number)]]
+    let bucket = buckets[bucketOfNumber[Int(number)]]
     return (
-      UnsafeRawBufferPointer(start: storage + Int(slot.start), count: Int(slot.count)),
-      slot.tagged & Self.textBit != 0
+      UnsafeRawBufferPointer(start: storage + Int(bucket.start), count: Int(bucket.count)),
+      bucket.tagged & Self.textBit != 0
     )
   }
 
-  /// Twice the slots (and room for twice the numbers).
+  /// Twice the buckets (and room for twice the numbers).
   private mutating func grow() {
-    let old = slots
-    slotCount &*= 2
-    slots = Self.freeSlots(slotCount)
-    let numbers = UnsafeMutablePointer<Int>.allocate(capacity: slotCount / 2)
-    let mask = slotCount &- 1
+    let old = buckets
+    bucketCount &*= 2
+    buckets = Self.freeBuckets(bucketCount)
+    let numbers = UnsafeMutablePointer<Int>.allocate(capacity: bucketCount / 2)
+    let mask = bucketCount &- 1
     for number in 0..<count {
-      let slot = old[slotOfNumber[number]]
-      let bytes = storage + Int(slot.start)
+      let bucket = old[bucketOfNumber[number]]
+      let bytes = storage + Int(bucket.start)
       let fullHash = Self.hash(
-        bytes, count: Int(slot.count), isText: slot.tagged & Self.textBit != 0)
+        bytes, count: Int(bucket.count), isText: bucket.tagged & Self.textBit != 0)
       var index = Int(truncatingIfNeeded: fullHash) & mask
-      while slots[index].tagged != 0 { index = (index &+ 1) & mask }
-      slots[index] = slot
+      while buckets[index].tagged != 0 { index = (index &+ 1) & mask }
+      buckets[index] = bucket
       numbers[number] = index
     }
     old.deallocate()
-    slotOfNumber.deallocate()
-    slotOfNumber = numbers
+    bucketOfNumber.deallocate()
+    bucketOfNumber = numbers
   }
 
   /// A hash of every byte, the length and the kind. Strings of 8 bytes or

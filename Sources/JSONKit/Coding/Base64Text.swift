@@ -85,11 +85,11 @@ enum Base64Text {
     var table = [UInt32](repeating: invalid, count: 1024)
     for (index, character) in alphabet.enumerated() {
       let bits = UInt32(index)
-      let slot = Int(character)
-      table[slot] = bits << 2
-      table[256 + slot] = bits >> 4 | (bits & 0xF) << 12
-      table[512 + slot] = (bits >> 2) << 8 | (bits & 0x3) << 22
-      table[768 + slot] = bits << 16
+      let entry = Int(character)
+      table[entry] = bits << 2
+      table[256 + entry] = bits >> 4 | (bits & 0xF) << 12
+      table[512 + entry] = (bits >> 2) << 8 | (bits & 0x3) << 22
+      table[768 + entry] = bits << 16
     }
     return table
   }()

@@ -57,25 +57,25 @@ struct KeyTypes {
     }
   }
 
-  /// The number of spare containers the makers keep, and the slot after
+  /// The number of spare containers the makers keep, and the state index after
   /// the highest of theirs, when every one is free and belongs to `owner`
   /// (see ``SpareKeyedContainer/freeSpare(of:)``); nil otherwise.
   ///
   /// Mutating, so that its owner calls it in place rather than on a copy.
-  mutating func freeSpares(of owner: ObjectIdentifier) -> (count: Int, slotsEnd: Int)? {
+  mutating func freeSpares(of owner: ObjectIdentifier) -> (count: Int, statesEnd: Int)? {
     var count = 0
-    var slotsEnd = 0
+    var statesEnd = 0
     for index in makers.indices {
       guard
-        let slot = unsafeDowncast(makers[index], to: SpareKeyedContainer.self).freeSpare(
+        let index = unsafeDowncast(makers[index], to: SpareKeyedContainer.self).freeSpare(
           of: owner)
       else { return nil }
-      if slot >= 0 {
+      if index >= 0 {
         count += 1
-        slotsEnd = Swift.max(slotsEnd, slot + 1)
+        statesEnd = Swift.max(statesEnd, index + 1)
       }
     }
-    return (count, slotsEnd)
+    return (count, statesEnd)
   }
 
   /// Adds a key type not known, returning its index.

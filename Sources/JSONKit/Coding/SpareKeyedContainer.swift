@@ -9,7 +9,7 @@
 /// an array of small objects, more than reading or writing their members.
 /// A model's `init(from:)` or `encode(to:)` drops its container when it
 /// returns, and the next value of its type takes it over: the container
-/// reads which object it is over from its slot in the session, which the
+/// reads which object it is over from its state's index in the session, which the
 /// maker sets, so that pointing it at another object changes nothing anyone
 /// else can see. A container still held is never given out again.
 ///
@@ -29,9 +29,9 @@
 class SpareKeyedContainer {
   /// The box of the container last made, or nil.
   fileprivate let spare: UnsafeMutablePointer<AnyObject?>
-  /// The slot of the spare container in its session, or -1.
-  @exclusivity(unchecked) fileprivate var spareSlot = -1
-  /// The session the spare container holds (whose slot it reads), by
+  /// The index of the spare container's state in its session, or -1.
+  @exclusivity(unchecked) fileprivate var spareIndex = -1
+  /// The session the spare container holds (whose state it reads), by
   /// identity.
   @exclusivity(unchecked) fileprivate var spareOwner: ObjectIdentifier?
   /// Whether a container was made since the spare was last let go of:
@@ -65,20 +65,20 @@ class SpareKeyedContainer {
   /// Lets go of the spare container.
   final func dropSpare() {
     spare.pointee = nil
-    spareSlot = -1
+    spareIndex = -1
     spareOwner = nil
     hasMadeOne = false
   }
 
-  /// The slot of the spare container, -1 for none, or nil when code other
+  /// The index of the spare container's state, -1 for none, or nil when code other
   /// than this holds it or it belongs to a session other than `owner`: a
   /// spare that this answers for holds `owner` exactly once (a container
-  /// holds its session and its slot, nothing else).
+  /// holds its session and its state's index, nothing else).
   final func freeSpare(of owner: ObjectIdentifier) -> Int? {
-    guard spareSlot >= 0 else { return -1 }
+    guard spareIndex >= 0 else { return -1 }
     guard Self.canTellIfHeld, spareOwner == owner, isKnownUniquelyReferenced(&spare.pointee)
     else { return nil }
-    return spareSlot
+    return spareIndex
   }
 }
 
@@ -87,51 +87,51 @@ class SpareKeyedContainer {
 /// type): the makers of containers are its subclasses.
 class TypedSpareKeyedContainer<Container>: SpareKeyedContainer {
   /// A container of type `Container` over the object that `state` gives:
-  /// the spare, its slot in `slots` set to `state`, when no code but this
-  /// holds it; otherwise a new one, made by `make` for a new slot of
-  /// `slots` of the session `owner`, and kept as the spare when `keeps`.
+  /// the spare, its state in `states` set to `state`, when no code but this
+  /// holds it; otherwise a new one, made by `make` for a new state in
+  /// `states` of the session `owner`, and kept as the spare when `keeps`.
   ///
   /// The container is copied or made out of line, where `Container` is this
   /// class's parameter: inlined into a maker generic over the key type, the
   /// container type would be looked up from the key type again.
   @inline(__always)
   final func container<State>(
-    for state: State, in slots: inout [State], of owner: AnyObject, keeps: Bool,
-    make: (_ slot: Int) -> Container
+    for state: State, in states: inout [State], of owner: AnyObject, keeps: Bool,
+    make: (_ stateIndex: Int) -> Container
   ) -> Container {
-    if let slot = freeSpareSlot() {
-      slots[slot] = state
+    if let index = freeSpareIndex() {
+      states[index] = state
       return spareContainer()
     }
-    let slot = slots.count
+    let index = states.count
     // Room for a typical document's key types at once, not grown one by one.
-    if slots.capacity == 0 { slots.reserveCapacity(16) }
-    slots.append(state)
-    return newContainer(slot: slot, keeps: keeps, owner: owner, make: make)
+    if states.capacity == 0 { states.reserveCapacity(16) }
+    states.append(state)
+    return newContainer(stateIndex: index, keeps: keeps, owner: owner, make: make)
   }
 
-  /// A new container made by `make` for `slot`, kept as the spare when
+  /// A new container made by `make` for the state at `stateIndex`, kept as the spare when
   /// `keeps` and it is the second made since the spare was let go of.
   @inline(never)
   private func newContainer(
-    slot: Int, keeps: Bool, owner: AnyObject, make: (_ slot: Int) -> Container
+    stateIndex: Int, keeps: Bool, owner: AnyObject, make: (_ stateIndex: Int) -> Container
   ) -> Container {
-    let made = make(slot)
-    if keeps && hasMadeOne { keep(made, slot: slot, owner: ObjectIdentifier(owner)) }
+    let made = make(stateIndex)
+    if keeps && hasMadeOne { keep(made, stateIndex: stateIndex, owner: ObjectIdentifier(owner)) }
     hasMadeOne = true
     return made
   }
 
-  /// The slot of the spare container when no code but this holds it, so
+  /// The index of the spare container's state when no code but this holds it, so
   /// that it may be pointed at another object and given out again.
   @inline(__always)
-  private func freeSpareSlot() -> Int? {
-    guard SpareKeyedContainer.canTellIfHeld, spareSlot >= 0,
+  private func freeSpareIndex() -> Int? {
+    guard SpareKeyedContainer.canTellIfHeld, spareIndex >= 0,
       isKnownUniquelyReferenced(&spare.pointee)
     else {
       return nil
     }
-    return spareSlot
+    return spareIndex
   }
 
   /// The spare container, of the type it was kept as: the memory holds that
@@ -142,19 +142,19 @@ class TypedSpareKeyedContainer<Container>: SpareKeyedContainer {
   }
 
   /// Keeps `container`, a keyed container of the standard library's whose
-  /// container reads its object from `slot`, as the spare.
+  /// container reads its object from the state at `stateIndex`, as the spare.
   ///
   /// The old spare is moved out before the memory is bound to the
   /// container's type and written, and released only after, so that no
   /// store through one type can be ordered around one through the other;
   /// the memory is then bound back to the reference it is read as.
-  private func keep(_ container: Container, slot: Int, owner: ObjectIdentifier) {
+  private func keep(_ container: Container, stateIndex: Int, owner: ObjectIdentifier) {
     guard SpareKeyedContainer.canTellIfHeld else { return }
     let old = spare.move()
     UnsafeMutableRawPointer(spare).bindMemory(to: Container.self, capacity: 1)
       .initialize(to: container)
     UnsafeMutableRawPointer(spare).bindMemory(to: AnyObject?.self, capacity: 1)
-    spareSlot = slot
+    spareIndex = stateIndex
     spareOwner = owner
     withExtendedLifetime(old) {}
   }

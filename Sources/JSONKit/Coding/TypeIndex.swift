@@ -7,7 +7,7 @@ struct TypeIndex {
   /// The types, by number.
   private var types: [ObjectIdentifier] = []
   /// A type's number plus one, or 0 when empty.
-  private var slots = [Int](repeating: 0, count: 64)
+  private var buckets = [Int](repeating: 0, count: 64)
 
   /// The number of types added.
   var count: Int { types.count }
@@ -15,21 +15,21 @@ struct TypeIndex {
   /// The number of `identifier`, or nil when it was not added.
   @inline(__always)
   func number(of identifier: ObjectIdentifier) -> Int? {
-    let mask = slots.count - 1
-    var slot = Self.slot(of: identifier, mask: mask)
+    let mask = buckets.count - 1
+    var bucket = Self.bucket(of: identifier, mask: mask)
     while true {
-      let stored = slots[slot]
+      let stored = buckets[bucket]
       if stored == 0 { return nil }
       if types[stored - 1] == identifier { return stored - 1 }
-      slot = (slot + 1) & mask
+      bucket = (bucket + 1) & mask
     }
   }
 
   /// Adds `identifier`, not added before, and returns its number.
   mutating func add(_ identifier: ObjectIdentifier) -> Int {
     types.append(identifier)
-    if 2 * types.count > slots.count {
-      slots = [Int](repeating: 0, count: 2 * slots.count)
+    if 2 * types.count > buckets.count {
+      buckets = [Int](repeating: 0, count: 2 * buckets.count)
       for (number, type) in types.enumerated() { place(type, number) }
     } else {
       place(identifier, types.count - 1)
@@ -38,17 +38,17 @@ struct TypeIndex {
   }
 
   private mutating func place(_ identifier: ObjectIdentifier, _ number: Int) {
-    let mask = slots.count - 1
-    var slot = Self.slot(of: identifier, mask: mask)
-    while slots[slot] != 0 { slot = (slot + 1) & mask }
-    slots[slot] = number + 1
+    let mask = buckets.count - 1
+    var bucket = Self.bucket(of: identifier, mask: mask)
+    while buckets[bucket] != 0 { bucket = (bucket + 1) & mask }
+    buckets[bucket] = number + 1
   }
 
-  /// The home slot of a type: the addresses of a module's type metadata
+  /// The home bucket of a type: the addresses of a module's type metadata
   /// differ in a few middle bits only, so they are mixed (MurmurHash3's
   /// finalizer) before they are masked.
   @inline(__always)
-  private static func slot(of identifier: ObjectIdentifier, mask: Int) -> Int {
+  private static func bucket(of identifier: ObjectIdentifier, mask: Int) -> Int {
     var bits = UInt64(UInt(bitPattern: identifier))
     bits = (bits ^ bits >> 33) &* 0xFF51_AFD7_ED55_8CCD
     bits = (bits ^ bits >> 33) &* 0xC4CE_B9FE_1A85_EC53

@@ -106,15 +106,15 @@ final class DecodingSession {
     if !sharedInstances.isEmpty { sharedInstances = [:] }
     needsSharedCopies = false
     if !sharedInProgress.isEmpty { sharedInProgress = [] }
-    // The slots of the spare containers kept from the document before stay,
+    // The states of the spare containers kept from the document before stay,
     // each set again when its container is given out.
-    keyedObjects.removeSubrange(Swift.min(spareSlotsEnd, keyedObjects.count)...)
+    keyedObjects.removeSubrange(Swift.min(spareStatesEnd, keyedObjects.count)...)
     keepsSpareContainers = true
   }
 
-  /// The slots of ``keyedObjects`` below this are read by the spare
+  /// The states in ``keyedObjects`` below this are read by the spare
   /// containers that ``endRecord(_:)`` kept for the next document.
-  @exclusivity(unchecked) private var spareSlotsEnd = 0
+  @exclusivity(unchecked) private var spareStatesEnd = 0
 
   /// Lets go, between a stream's records, of what the session shares with
   /// its scan context's key cache (under `.custom`, the array of keys as
@@ -262,7 +262,7 @@ final class DecodingSession {
   // MARK: - Keyed containers
 
   /// The object each keyed container reads and how it finds members, by
-  /// the container's slot (see ``SpareKeyedContainer``).
+  /// the index of the container's state (see ``SpareKeyedContainer``).
   @exclusivity(unchecked) var keyedObjects: [KeyedObjectState] = []
 
   /// Whether the makers may keep containers of this session to give out
@@ -336,12 +336,12 @@ final class DecodingSession {
       let isFree = isKnownUniquelyReferenced(&session)
       for _ in 0..<spares.count { _ = unmanaged.retain() }
       if isFree {
-        session.spareSlotsEnd = spares.slotsEnd
+        session.spareStatesEnd = spares.statesEnd
         session.setAsideDocument()
         return true
       }
     }
-    session.spareSlotsEnd = 0
+    session.spareStatesEnd = 0
     return endDecode(&session)
   }
 
@@ -351,7 +351,7 @@ final class DecodingSession {
   /// kept for a stream's next record are let go of first.
   func giveBack(to pool: ContextPool<DecodingContext>) {
     if keepsSpareContainers { dropSpareContainers() }
-    spareSlotsEnd = 0
+    spareStatesEnd = 0
     keyedObjects.removeAll(keepingCapacity: true)
     swap(&keyedObjects, &keyTables.spareKeyedObjects)
     pool.give(owner)

@@ -27,12 +27,12 @@ final class KeyTables {
   /// The storage of the lookup hints of the sessions that use these tables
   /// (see ``KeyedLookup/lookup(_:inObject:findsLast:)``), made once, so
   /// that a session over a small document (a JSON Lines record) clears only
-  /// the few slots its objects can reach.
+  /// the few buckets its objects can reach.
   let hints: UnsafeMutablePointer<Int>
-  static let hintSlots = 256
+  static let hintBuckets = 256
 
   init() {
-    hints = .allocate(capacity: 3 * Self.hintSlots)
+    hints = .allocate(capacity: 3 * Self.hintBuckets)
   }
 
   deinit {

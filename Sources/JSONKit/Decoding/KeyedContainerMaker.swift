@@ -15,14 +15,14 @@ class KeyedContainerMaker<Key: CodingKey>: TypedSpareKeyedContainer<KeyedDecodin
     let state = KeyedObjectState(decoder, keyType: keyType)
     return container(
       for: state, in: &session.keyedObjects, of: session, keeps: session.keepsSpareContainers
-    ) { make(session, slot: $0) }
+    ) { make(session, stateIndex: $0) }
   }
 
-  /// A new container over the object in `slot` of `session`'s
+  /// A new container over the object whose state is at `stateIndex` in `session`'s
   /// ``DecodingSession/keyedObjects``. Only ``ContainerMaker`` is made,
   /// which makes it without the look-ups that this way of making it costs.
-  func make(_ session: DecodingSession, slot: Int) -> KeyedDecodingContainer<Key> {
-    KeyedDecodingContainer(TapeKeyedContainer<Key>(session: session, slot: slot))
+  func make(_ session: DecodingSession, stateIndex: Int) -> KeyedDecodingContainer<Key> {
+    KeyedDecodingContainer(TapeKeyedContainer<Key>(session: session, stateIndex: stateIndex))
   }
 }
 
@@ -31,17 +31,17 @@ final class ContainerMaker<Container: TapeKeyedContainerMaking>: KeyedContainerM
   Container.Key
 >
 {
-  override func make(_ session: DecodingSession, slot: Int) -> KeyedDecodingContainer<
+  override func make(_ session: DecodingSession, stateIndex: Int) -> KeyedDecodingContainer<
     Container.Key
   > {
-    KeyedDecodingContainer(Container(session: session, slot: slot))
+    KeyedDecodingContainer(Container(session: session, stateIndex: stateIndex))
   }
 }
 
-/// A keyed container made from a session and a slot, so that
+/// A keyed container made from a session and the index of its state there, so that
 /// ``ContainerMaker`` can make it knowing nothing but its type.
 protocol TapeKeyedContainerMaking: KeyedDecodingContainerProtocol {
-  /// A container over the object in `slot` of `session`'s
+  /// A container over the object whose state is at `stateIndex` in `session`'s
   /// ``DecodingSession/keyedObjects``.
-  init(session: DecodingSession, slot: Int)
+  init(session: DecodingSession, stateIndex: Int)
 }

@@ -32,13 +32,13 @@ final class KeyedLookup {
   @exclusivity(unchecked) private var names: KeyNames
   /// The names the keys were asked for, with their name ids.
   private let keyTables: KeyTables
-  /// Per object (hashed into a few slots), three words: the object's index;
+  /// Per object (hashed into a few buckets), three words: the object's index;
   /// where the last lookup in it left off, since models usually read keys in
   /// the order the JSON lists them, so that the next key is most often the
   /// next member; and the name asked for last in it, from which
   /// ``AskedNames`` predicts the next. The storage is ``KeyTables/hints``,
-  /// of which a lookup clears the slots its objects reach: all of them, or
-  /// in a document of fewer entries than slots, one per entry.
+  /// of which a lookup clears the buckets its objects reach: all of them, or
+  /// in a document of fewer entries than buckets, one per entry.
   private let hints: UnsafeMutablePointer<Int>
   /// Whether keys not equal as written share a name (see ``KeyNames``).
   @exclusivity(unchecked) private(set) var hasSharedNames = false
@@ -85,7 +85,7 @@ final class KeyedLookup {
     if let transform {
       custom = CustomMemberNames(transform: transform, keys: context.state.keys.strings)
     }
-    hints.initialize(repeating: -1, count: 3 * Swift.min(count, KeyTables.hintSlots))
+    hints.initialize(repeating: -1, count: 3 * Swift.min(count, KeyTables.hintBuckets))
     keyTables.memberTables.removeAll()
     // The scan adds keys to the cache, never changes one (a cache that is
     // emptied goes with its context's tables and sessions), so names are
@@ -111,10 +111,10 @@ final class KeyedLookup {
   /// keys that the key strategy converts to one name (`a_b` and `aB`).
   @inline(__always)
   func beginLookups(inObject object: Int, keyType: Int) -> Bool {
-    let slot = 3 * (object & (KeyTables.hintSlots - 1))
-    hints[slot] = object
-    hints[slot + 1] = object + 1
-    hints[slot + 2] = AskedNames.start(forKeyType: keyType)
+    let bucket = 3 * (object & (KeyTables.hintBuckets - 1))
+    hints[bucket] = object
+    hints[bucket + 1] = object + 1
+    hints[bucket + 2] = AskedNames.start(forKeyType: keyType)
     if entries[object].flags & TapeEntry.hasDuplicateKeys != 0 { return true }
     return hasSharedNames && hasSharedName(inObject: object)
   }
@@ -135,21 +135,21 @@ final class KeyedLookup {
   /// more than a few integer comparisons per member.
   @inline(__always)
   func lookup(_ name: String, inObject object: Int, findsLast: Bool) -> Int? {
-    let slot = 3 * (object & (KeyTables.hintSlots - 1))
-    let known = hints[slot] == object
-    let (nameID, asked) = keyTables.nameID(of: name, after: known ? hints[slot + 2] : -1, naming)
+    let bucket = 3 * (object & (KeyTables.hintBuckets - 1))
+    let known = hints[bucket] == object
+    let (nameID, asked) = keyTables.nameID(of: name, after: known ? hints[bucket + 2] : -1, naming)
     if !known {
-      hints[slot] = object
-      hints[slot + 1] = object + 1
+      hints[bucket] = object
+      hints[bucket + 1] = object + 1
     }
-    hints[slot + 2] = asked
+    hints[bucket + 2] = asked
     guard nameID != KeyNames.none else { return nil }
     if !findsLast {
-      let hinted = hints[slot + 1]
+      let hinted = hints[bucket + 1]
       if hinted < entries[object].containerEnd,
         self.nameID(ofKey: UInt32(truncatingIfNeeded: entries[hinted].payload)) == nameID
       {
-        hints[slot + 1] = indexAfter(hinted + 1)
+        hints[bucket + 1] = indexAfter(hinted + 1)
         return hinted + 1
       }
     }
@@ -160,13 +160,13 @@ final class KeyedLookup {
   /// `object` when it is not the member the hint points at: through the
   /// object's member table if it is large, else by scanning its members.
   private func search(_ nameID: UInt32, inObject object: Int, findsLast: Bool) -> Int? {
-    let slot = 3 * (object & (KeyTables.hintSlots - 1))
+    let bucket = 3 * (object & (KeyTables.hintBuckets - 1))
     if entries[object].childCount > Self.tableThreshold {
       let span = keyTables.memberTables.span(
         ofObject: object, members(ofObject: object), count: entries[object].childCount
       ) { names.nameIDs[Int($0)] }
       guard let value = keyTables.memberTables.value(for: nameID, in: span) else { return nil }
-      if !findsLast { hints[slot + 1] = indexAfter(value) }
+      if !findsLast { hints[bucket + 1] = indexAfter(value) }
       return value
     }
     var found: Int?
@@ -174,7 +174,7 @@ final class KeyedLookup {
       if findsLast {
         found = member.value
       } else {
-        hints[slot + 1] = member.next
+        hints[bucket + 1] = member.next
         return member.value
       }
     }

@@ -65,14 +65,16 @@ struct MemberTables {
       capacity = grown
     }
     let span = Span(start: self.count, mask: size - 1)
-    let slots = words.unsafelyUnwrapped + span.start
-    slots.initialize(repeating: 0, count: size)
+    let buckets = words.unsafelyUnwrapped + span.start
+    buckets.initialize(repeating: 0, count: size)
     self.count += size
     for member in members {
       let id = nameID(member.id)
-      var slot = Self.slot(of: id, mask: span.mask)
-      while slots[slot] != 0, slots[slot] >> 32 != UInt64(id) { slot = (slot + 1) & span.mask }
-      slots[slot] = UInt64(id) << 32 | UInt64(truncatingIfNeeded: member.value)
+      var bucket = Self.bucket(of: id, mask: span.mask)
+      while buckets[bucket] != 0, buckets[bucket] >> 32 != UInt64(id) {
+        bucket = (bucket + 1) & span.mask
+      }
+      buckets[bucket] = UInt64(id) << 32 | UInt64(truncatingIfNeeded: member.value)
     }
     spans[object] = span
     return span
@@ -83,13 +85,13 @@ struct MemberTables {
   @inline(__always)
   func value(for nameID: UInt32, in span: Span) -> Int? {
     // A span is only ever made by `add`, within `words`.
-    let slots = words.unsafelyUnwrapped + span.start
-    var slot = Self.slot(of: nameID, mask: span.mask)
+    let buckets = words.unsafelyUnwrapped + span.start
+    var bucket = Self.bucket(of: nameID, mask: span.mask)
     while true {
-      let word = slots[slot]
+      let word = buckets[bucket]
       if word == 0 { return nil }
       if word >> 32 == UInt64(nameID) { return Int(truncatingIfNeeded: word & 0xFFFF_FFFF) }
-      slot = (slot + 1) & span.mask
+      bucket = (bucket + 1) & span.mask
     }
   }
 
@@ -118,7 +120,7 @@ struct MemberTables {
   }
 
   @inline(__always)
-  private static func slot(of nameID: UInt32, mask: Int) -> Int {
+  private static func bucket(of nameID: UInt32, mask: Int) -> Int {
     Int(truncatingIfNeeded: (UInt64(nameID) &* 0x9E37_79B9_7F4A_7C15) >> 32) & mask
   }
 }

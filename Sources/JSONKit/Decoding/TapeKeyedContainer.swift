@@ -11,7 +11,7 @@ struct TapeKeyedContainer<Key: CodingKey>: TapeKeyedContainerMaking {
   /// object (see ``SpareKeyedContainer``). Copying the container, which the
   /// standard library's container box does for most calls, retains the
   /// session alone.
-  let slot: Int
+  let stateIndex: Int
 
   /// The maker of this type's containers, which ``KeyTypes`` keeps.
   @inline(never)
@@ -19,14 +19,14 @@ struct TapeKeyedContainer<Key: CodingKey>: TapeKeyedContainerMaking {
     ContainerMaker<Self>()
   }
 
-  init(session: DecodingSession, slot: Int) {
+  init(session: DecodingSession, stateIndex: Int) {
     self.session = session
-    self.slot = slot
+    self.stateIndex = stateIndex
   }
 
   /// The object read and how its members are found.
   @inline(__always)
-  private var state: KeyedObjectState { session.keyedObjects[slot] }
+  private var state: KeyedObjectState { session.keyedObjects[stateIndex] }
 
   /// The tape index of the object read.
   @inline(__always)
@@ -330,7 +330,7 @@ struct TapeKeyedContainer<Key: CodingKey>: TapeKeyedContainerMaking {
 }
 
 /// The object a keyed container reads and how its members are found, kept
-/// in the session by the container's slot.
+/// in the session by the index the container holds.
 struct KeyedObjectState {
   /// The tape index of the object.
   let object: Int

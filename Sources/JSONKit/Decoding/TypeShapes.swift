@@ -15,7 +15,7 @@ final class TypeShapes {
   /// The shapes found last, direct-mapped by a multiplicative hash of the
   /// type's metadata address: one probe and one comparison, for the types a
   /// model's `init(from:)` asks for over and over. A type that shares its
-  /// slot with another is found in ``types`` instead.
+  /// bucket with another is found in ``types`` instead.
   @exclusivity(unchecked)
   private var recentShapes = [(type: ObjectIdentifier?, shape: DecodingSession.TypeShape)](
     repeating: (nil, .initializerOnly), count: 1 << TypeShapes.recentBits)

@@ -12,13 +12,13 @@ struct ByteStringTable {
 
   /// Open-addressed table of `id + 1`, 0 meaning empty; its size is a power
   /// of two, and at most half of it is used.
-  private var slots: [UInt32]
+  private var buckets: [UInt32]
   private var spans: [Span] = []
   /// Every string's bytes, end to end.
   private var bytes: [UInt8] = []
 
   init() {
-    slots = [UInt32](repeating: 0, count: 64)
+    buckets = [UInt32](repeating: 0, count: 64)
   }
 
   /// The number of strings.
@@ -37,15 +37,15 @@ struct ByteStringTable {
   /// is `hash` (``KeyCache/hash(_:length:)`` of those bytes), if it is here.
   @inline(__always)
   func id(of key: UnsafePointer<UInt8>, length: Int, hash: UInt32) -> Int? {
-    let mask = slots.count - 1
-    var slot = Int(truncatingIfNeeded: hash) & mask
+    let mask = buckets.count - 1
+    var bucket = Int(truncatingIfNeeded: hash) & mask
     while true {
-      let entry = slots[slot]
+      let entry = buckets[bucket]
       if entry == 0 { return nil }
       let id = Int(entry - 1)
       let span = spans[id]
       if span.hash == hash, span.length == length, matches(id, key) { return id }
-      slot = (slot + 1) & mask
+      bucket = (bucket + 1) & mask
     }
   }
 
@@ -67,8 +67,8 @@ struct ByteStringTable {
     let id = spans.count
     spans.append(Span(start: bytes.count, length: length, hash: hash))
     bytes.append(contentsOf: UnsafeBufferPointer(start: key, count: length))
-    if spans.count * 2 > slots.count {
-      slots = [UInt32](repeating: 0, count: slots.count * 2)
+    if spans.count * 2 > buckets.count {
+      buckets = [UInt32](repeating: 0, count: buckets.count * 2)
       for id in spans.indices { place(id) }
     } else {
       place(id)
@@ -77,9 +77,9 @@ struct ByteStringTable {
   }
 
   private mutating func place(_ id: Int) {
-    let mask = slots.count - 1
-    var slot = Int(truncatingIfNeeded: spans[id].hash) & mask
-    while slots[slot] != 0 { slot = (slot + 1) & mask }
-    slots[slot] = UInt32(id + 1)
+    let mask = buckets.count - 1
+    var bucket = Int(truncatingIfNeeded: spans[id].hash) & mask
+    while buckets[bucket] != 0 { bucket = (bucket + 1) & mask }
+    buckets[bucket] = UInt32(id + 1)
   }
 }

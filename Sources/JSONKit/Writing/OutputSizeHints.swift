@@ -7,18 +7,18 @@ import Foundation
 /// fresh memory the system has to map; one sized from the type's last
 /// output is written without a move. Types are told apart by their metadata
 /// and by whether the output is pretty-printed, which roughly doubles it.
-/// The table is small and direct-mapped: a type whose slot another took
+/// The table is small and direct-mapped: a type whose bucket another took
 /// starts from the default again, which costs time, never a wrong byte.
 final class OutputSizeHints: @unchecked Sendable {
-  // Unchecked: `slots` is only touched with `lock` held.
+  // Unchecked: `buckets` is only touched with `lock` held.
   private let lock = NSLock()
-  private var slots = [Slot](
-    repeating: Slot(type: nil, isPretty: false, size: 0), count: slotCount)
-  /// A power of two, and a constant, so that a slot's index is worked out
-  /// without reading `slots` outside the lock.
-  private static let slotCount = 64
+  private var buckets = [Bucket](
+    repeating: Bucket(type: nil, isPretty: false, size: 0), count: bucketCount)
+  /// A power of two, and a constant, so that a bucket's index is worked out
+  /// without reading `buckets` outside the lock.
+  private static let bucketCount = 64
 
-  private struct Slot {
+  private struct Bucket {
     let type: ObjectIdentifier?
     let isPretty: Bool
     let size: Int
@@ -34,7 +34,7 @@ final class OutputSizeHints: @unchecked Sendable {
     // Metadata addresses are aligned, so their low bits say little.
     let bits = UInt(bitPattern: type)
     let mixed = (bits >> 4) ^ (bits >> 10) ^ (isPretty ? 1 : 0)
-    return Int(mixed & UInt(Self.slotCount - 1))
+    return Int(mixed & UInt(Self.bucketCount - 1))
   }
 
   /// The capacity to reserve for encoding a value of `type`.
@@ -42,10 +42,10 @@ final class OutputSizeHints: @unchecked Sendable {
     let type = ObjectIdentifier(type)
     let index = index(type, isPretty: isPretty)
     lock.lock()
-    let slot = slots[index]
+    let bucket = buckets[index]
     lock.unlock()
-    guard slot.type == type, slot.isPretty == isPretty else { return Self.defaultCapacity }
-    return slot.size
+    guard bucket.type == type, bucket.isPretty == isPretty else { return Self.defaultCapacity }
+    return bucket.size
   }
 
   /// Notes that a value of `type` was encoded in `size` bytes.
@@ -54,10 +54,10 @@ final class OutputSizeHints: @unchecked Sendable {
     let index = index(type, isPretty: isPretty)
     // A little more than the last size, so that a slightly longer output
     // does not double the buffer.
-    let slot = Slot(
+    let bucket = Bucket(
       type: type, isPretty: isPretty, size: max(Self.defaultCapacity, size + size / 8))
     lock.lock()
-    slots[index] = slot
+    buckets[index] = bucket
     lock.unlock()
   }
 }
