@@ -280,6 +280,47 @@ struct ByteStreamLatencyTests {
     #expect(try await iterator.next() == nil)
   }
 
+  @Test("A number or literal comes at the line break after it", .timeLimit(.minutes(1)))
+  func scalarsAtLineBreaks() async throws {
+    let (stream, continuation) = AsyncStream<UInt8>.makeStream()
+    var iterator = JKDecoder().decodeArrayElements(JSONValue.self, from: stream)
+      .makeAsyncIterator()
+    for byte in "[\n  1\n".utf8 { continuation.yield(byte) }
+    #expect(try await iterator.next() == 1)
+    for byte in "  , true\r\n".utf8 { continuation.yield(byte) }
+    #expect(try await iterator.next() == true)
+    for byte in "]".utf8 { continuation.yield(byte) }
+    continuation.finish()
+    #expect(try await iterator.next() == nil)
+  }
+
+  /// Chunks, then an error of the caller's own: here a `JKParseError`.
+  struct FailingChunks: AsyncSequence {
+    typealias Element = [UInt8]
+    let error: JKParseError
+
+    struct AsyncIterator: AsyncIteratorProtocol {
+      var sent = false
+      let error: JKParseError
+      mutating func next() async throws -> [UInt8]? {
+        if sent { throw error }
+        sent = true
+        return Array("[1, 2,".utf8)
+      }
+    }
+
+    func makeAsyncIterator() -> AsyncIterator { AsyncIterator(error: error) }
+  }
+
+  @Test("What the caller's sequence throws comes as it was thrown, even a JKParseError")
+  func sourceErrors() async throws {
+    let thrown = try #require(#expect(throws: JKParseError.self) { try JSONValue(parsing: "{") })
+    let outcome = await StreamOutcome(
+      JKDecoder().decodeArrayElements(Int.self, from: FailingChunks(error: thrown)))
+    #expect(outcome.elements == [1, 2])
+    #expect(outcome.error as? JKParseError == thrown)
+  }
+
   @Test("Each line comes when its line feed has arrived", .timeLimit(.minutes(1)))
   func lines() async throws {
     let (stream, continuation) = AsyncStream<UInt8>.makeStream()

@@ -27,7 +27,9 @@ struct ByteFillSource: ChunkSource {
 
   mutating func read(into buffer: inout StreamBuffer) async throws -> Bool {
     let space = buffer.freeSpace(atLeast: ByteGathering.leastSpace)
-    guard let count = try await fill(space) else { return false }
+    // At most a chunk's worth at a time, as from a sequence of chunks.
+    let memory = UnsafeMutableRawBufferPointer(rebasing: space.prefix(ByteGathering.mostSpace))
+    guard let count = try await fill(memory) else { return false }
     buffer.didAppend(count)
     return true
   }
@@ -46,6 +48,8 @@ enum ByteGathering {
 
   /// The least free memory a filler is given.
   static let leastSpace = 4096
+  /// The most memory a filler is given at once.
+  static let mostSpace = 1 << 16
 
   /// What makes, for each iteration, the filler of the bytes of `bytes`:
   /// for `lines`, it returns after each line feed; otherwise after each
@@ -74,7 +78,8 @@ enum ByteGathering {
 
 /// Where an element of a top-level array may end, followed byte by byte:
 /// after a string, object or array that the array holds directly, and at
-/// a comma or `]` of the array (which end a number or literal). Strings
+/// a comma, line break or `]` of the array (which end a number or
+/// literal). Strings
 /// and the depth of brackets are followed, so that a comma or brace inside
 /// an element does not end a fill: a fill then brings a whole element, and
 /// one framing of it. Once a `/` or `'` is seen (a comment, or a JSON5
@@ -112,7 +117,8 @@ struct ElementEnds {
     case 0x5D, 0x7D:
       depth &-= 1
       return depth <= 1
-    case 0x2C:
+    case 0x2C, 0x0A, 0x0D:
+      // A number or literal of the array ends at a comma or a line break.
       return depth <= 1
     case 0x2F, 0x27:
       followsNothing = true

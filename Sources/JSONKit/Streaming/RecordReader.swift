@@ -52,14 +52,17 @@ final class RecordReader<Framer: RecordFramer, Source: ChunkSource> {
       }
       do {
         try Task.checkCancellation()
-        if buffer.end - framer.pendingStart > limit { throw framer.oversized(limit: limit) }
+        if buffer.end - framer.pendingStart > limit {
+          throw failure(framer.oversized(limit: limit))
+        }
         let keep = framer.pendingStart
         framer.willDiscard(in: buffer, upTo: keep)
         buffer.discard(upTo: keep)
         sourceEnded = try await !source.read(into: &buffer)
       } catch {
+        // What the source throws comes as it was thrown.
         stopped = true
-        throw failure(error)
+        throw error
       }
     }
   }
