@@ -103,12 +103,12 @@ struct DecoderOracleTests {
     let decoder = JSONDecoder()
     decoder.keyDecodingStrategy = .convertFromSnakeCase
     let json = Data(OracleJSON.object([OracleMember(key: key, value: .null)]).text.utf8)
-    let names = try? decoder.decode(KeyNames.self, from: json).names
+    let names = try? decoder.decode(KeyIDNames.self, from: json).names
     return (key, names?.first ?? "?")
   }
 
   /// The keys a keyed container lists, sorted.
-  struct KeyNames: Decodable, Equatable {
+  struct KeyIDNames: Decodable, Equatable {
     let names: [String]
     init(from decoder: any Decoder) throws {
       names = try decoder.container(keyedBy: OracleKey.self).allKeys.map(\.stringValue).sorted()
@@ -120,7 +120,7 @@ struct DecoderOracleTests {
     setup.keys = .convertFromSnakeCase
     for key in Self.snakeKeys {
       let json = OracleJSON.object([OracleMember(key: key, value: .number("1"))]).text
-      DecodingOracle.expectSame(KeyNames.self, json, setup)
+      DecodingOracle.expectSame(KeyIDNames.self, json, setup)
     }
     // All at once, then again from the decoder's cache of converted keys.
     var seen = Set<String>()
@@ -129,9 +129,9 @@ struct DecoderOracleTests {
     }
     let json = OracleJSON.object(members).text
     let decoder = setup.jsonKit
-    let expected = try setup.foundation.decode(KeyNames.self, from: Data(json.utf8))
-    #expect(try decoder.decode(KeyNames.self, from: json) == expected)
-    #expect(try decoder.decode(KeyNames.self, from: json) == expected)
+    let expected = try setup.foundation.decode(KeyIDNames.self, from: Data(json.utf8))
+    #expect(try decoder.decode(KeyIDNames.self, from: json) == expected)
+    #expect(try decoder.decode(KeyIDNames.self, from: json) == expected)
   }
 
   @Test func documentsWithSnakeCaseKeys() {
@@ -983,8 +983,8 @@ struct DecoderOracleTests {
         (#"{"a_b":1,"aB":2}"#, 1, 2), (#"{"x":0,"ab":1,"a_b":2,"aB":3,"AB":4}"#, 2, 3),
         (#"{"aB":2,"x":0,"a_b":1}"#, 2, 1),
       ] {
-        let names = try setup.jsonKit.decode(KeyNames.self, from: json)
-        #expect(names == (try setup.foundation.decode(KeyNames.self, from: Data(json.utf8))))
+        let names = try setup.jsonKit.decode(KeyIDNames.self, from: json)
+        #expect(names == (try setup.foundation.decode(KeyIDNames.self, from: Data(json.utf8))))
         #expect(names.names.count == Set(names.names).count)
         guard case .convertFromSnakeCase = keys else { continue }
         #expect(try setup.foundation.decode(Model.self, from: Data(json.utf8)).aB == first)
@@ -1159,7 +1159,7 @@ struct DecoderOracleTests {
     #expect(try JSONDecoder().decode([String: Int].self, from: Data(json.utf8))["a"] == 1)
     #expect(try JKDecoder().decode([String: Int].self, from: json)["a"] == 2)
     // Either way there is one key.
-    DecodingOracle.expectSame(KeyNames.self, json)
+    DecodingOracle.expectSame(KeyIDNames.self, json)
   }
 }
 

@@ -76,33 +76,33 @@ struct SharedKeyCacheTests {
   /// Names the program asks for, taken from its input, do not grow the
   /// table of asked names without limit.
   @Test func askedNamesStayBounded() throws {
-    var keys = KeyCache()
+    var keys = KeyInterner()
     for index in 0..<10 {
       let key = Array("k\(index)".utf8)
       _ = key.withUnsafeBufferPointer { keys.intern($0.baseAddress!, length: $0.count) }
     }
-    var names = KeyNames(naming: .asWritten)
+    var names = KeyIDNames(naming: .asWritten)
     names.update(from: keys)
-    var asked = AskedNames()
-    for index in 0..<(AskedNames.nameLimit * 3) {
+    var asked = AskedKeyNames()
+    for index in 0..<(AskedKeyNames.nameLimit * 3) {
       let id = asked.nameID(of: "k\(index)", after: -1, in: names).nameID
-      #expect(id == (index < 10 ? UInt32(index) : KeyNames.none))
+      #expect(id == (index < 10 ? UInt32(index) : KeyIDNames.none))
     }
     // Still exact after being emptied on the way.
     #expect(asked.nameID(of: "k3", after: -1, in: names).nameID == 3)
-    #expect(asked.nameID(of: "k33", after: -1, in: names).nameID == KeyNames.none)
+    #expect(asked.nameID(of: "k33", after: -1, in: names).nameID == KeyIDNames.none)
   }
 
   /// Under `.convertFromSnakeCase`, keys named after earlier keys share
   /// their names: `a_b` then `aB` (not equal as written) share one name,
   /// found in either order.
   @Test func snakeCaseNamesSharedByKeysAddedLater() throws {
-    var keys = KeyCache()
+    var keys = KeyInterner()
     for key in ["a_b", "x", "aB", "e\u{301}_f", "\u{E9}_f"] {
       let bytes = Array(key.utf8)
       _ = bytes.withUnsafeBufferPointer { keys.intern($0.baseAddress!, length: $0.count) }
     }
-    var names = KeyNames(naming: .fromSnakeCase)
+    var names = KeyIDNames(naming: .fromSnakeCase)
     names.update(from: keys)
     #expect(names.names == ["aB", "x", "aB", "e\u{301}F", "\u{E9}F"])
     #expect(names.nameIDs == [0, 1, 0, 3, 3])
@@ -194,7 +194,7 @@ struct SharedKeyCacheTests {
     let decoder = JKDecoder()
     #expect(try decoder.decode(Pair.self, from: Data(#"{"a":1,"b":2}"#.utf8)) == Pair(a: 1, b: 2))
     // More distinct keys than a context keeps between documents.
-    let keys = KeyCache.keyLimit + 10
+    let keys = KeyInterner.keyLimit + 10
     let many = "{" + (0..<keys).map { #""k\#($0)":\#($0)"# }.joined(separator: ",") + "}"
     #expect(try decoder.decode([String: Int].self, from: Data(many.utf8)).count == keys)
     // The keys in the other order now, which the emptied cache numbers

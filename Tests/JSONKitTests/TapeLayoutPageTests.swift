@@ -148,8 +148,8 @@ import Testing
     var arena: [UInt8]
     var keys: [String]
     var canonicalIDs: [UInt32]
-    var nameIDs: [KeyNames.Naming: [UInt32]]
-    var sharedNames: [KeyNames.Naming: [Bool]]
+    var nameIDs: [KeyIDNames.Naming: [UInt32]]
+    var sharedNames: [KeyIDNames.Naming: [Bool]]
     /// The whole tape the scan wrote: the document's entries and the end entry.
     var writtenEntries: [TapeEntry]
     var absentIndex: Int
@@ -166,9 +166,9 @@ import Testing
         UnsafeBufferPointer(
           start: state.tape.base, count: Tape(context: context, input: input).count))
       let arena = Array(UnsafeBufferPointer(start: state.arena.base, count: state.arena.count))
-      var nameIDs: [KeyNames.Naming: [UInt32]] = [:]
-      var sharedNames: [KeyNames.Naming: [Bool]] = [:]
-      for naming in [KeyNames.Naming.asWritten, .fromSnakeCase] {
+      var nameIDs: [KeyIDNames.Naming: [UInt32]] = [:]
+      var sharedNames: [KeyIDNames.Naming: [Bool]] = [:]
+      for naming in [KeyIDNames.Naming.asWritten, .fromSnakeCase] {
         let names = owner.keyTables.names(naming, updatedFrom: state.keys)
         nameIDs[naming] = names.nameIDs
         sharedNames[naming] = (0..<names.count).map { names.isShared(UInt32($0)) }

@@ -168,7 +168,7 @@ struct KeyCacheTests {
       state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
       let key = String(state >> 20, radix: 36)
       let hash = Array(key.utf8).withUnsafeBufferPointer {
-        KeyCache.hash($0.baseAddress!, length: $0.count)
+        KeyInterner.hash($0.baseAddress!, length: $0.count)
       }
       if let other = seen[hash], other != key { return (other, key) }
       seen[hash] = key
@@ -186,7 +186,7 @@ struct KeyCacheTests {
   }
 
   @Test func manyDistinctKeys() throws {
-    var cache = KeyCache()
+    var cache = KeyInterner()
     var ids: [UInt32] = []
     for index in 0..<5_000 {
       let key = Array("key\(index)".utf8)
@@ -206,7 +206,7 @@ struct KeyCacheTests {
   /// is looked for, which must equal the hash of its bytes alone, at every
   /// length and whatever follows it.
   @Test func plainKeysAreFoundInAnyOrder() throws {
-    var cache = KeyCache()
+    var cache = KeyInterner()
     let keys = (0...40).map { length in (0..<length).map { UInt8(ascii: "a") + UInt8($0 % 26) } }
     let ids = keys.map { key in
       (key + [0]).withUnsafeBufferPointer { cache.intern($0.baseAddress!, length: key.count) }

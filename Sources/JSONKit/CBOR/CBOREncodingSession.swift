@@ -60,7 +60,7 @@ final class CBOREncodingSession {
   /// 256 while strings are referenced in the session.
   private(set) var prefixCount: Int
   /// The process-wide key cache for the strategy; nil for a custom one.
-  private let keyCache: KeyBytesCache?
+  private let keyCache: EncodedKeyCache?
   /// Whether keys are named by the strategy, and so need storing for
   /// coding paths: their written name does not tell them.
   let storesKeys: Bool
@@ -71,7 +71,7 @@ final class CBOREncodingSession {
   let pathPrefix: [any CodingKey]
   /// What the session was made with, for the sessions of shared instances.
   private let settings: JKCBOREncoder.Settings
-  @exclusivity(unchecked) private var keyTable: KeyBytesCache.Table
+  @exclusivity(unchecked) private var keyTable: EncodedKeyCache.Table
   @exclusivity(unchecked) private var keyAdditionsLeft = 64
   /// The key type of the standard library's dictionaries (``CBORDictionaryKey``).
   private let dictionaryKeyType = CBORDictionaryKey.type
@@ -116,7 +116,7 @@ final class CBOREncodingSession {
   @exclusivity(unchecked) var isTooDeep = false
 
   /// The makers of keyed containers, one per key type met.
-  @exclusivity(unchecked) private var keyTypes = KeyTypes()
+  @exclusivity(unchecked) private var keyTypes = CodingKeyTypes()
   /// The container each keyed container writes, by the container's slot
   /// (see ``SpareKeyedContainer``).
   @exclusivity(unchecked) var keyedContainerMaps: [Int] = []
@@ -152,16 +152,16 @@ final class CBOREncodingSession {
     keyStrategy = settings.keyEncodingStrategy
     switch settings.keyEncodingStrategy {
     case .useDefaultKeys:
-      keyCache = KeyBytesCache.shared
+      keyCache = EncodedKeyCache.shared
       storesKeys = false
     case .convertToSnakeCase:
-      keyCache = KeyBytesCache.snakeCased
+      keyCache = EncodedKeyCache.snakeCased
       storesKeys = true
     default:
       keyCache = nil
       storesKeys = true
     }
-    keyTable = keyCache?.snapshot() ?? KeyBytesCache.Table()
+    keyTable = keyCache?.snapshot() ?? EncodedKeyCache.Table()
     writer = ByteWriter(capacity: capacity)
     if settings.options.contains(.selfDescribed) {
       writer.appendCBORHead(major: 6, CBORTags.selfDescribed)
@@ -360,7 +360,7 @@ final class CBOREncodingSession {
     -> CBORSlot
   {
     if !storesKeys, ObjectIdentifier(Key.self) != dictionaryKeyType {
-      let bits = KeyBytesCache.bits(key.stringValue)
+      let bits = EncodedKeyCache.bits(key.stringValue)
       if let entry = keyTable.find(bits) {
         let name = UnsafeRawBufferPointer(
           start: entry.pointee.quoted + 1, count: entry.pointee.quotedCount &- 2)
@@ -388,19 +388,19 @@ final class CBOREncodingSession {
     }
     let string = key.stringValue
     let name: String
-    var entry: UnsafeMutablePointer<KeyBytesCache.Entry>?
+    var entry: UnsafeMutablePointer<EncodedKeyCache.Entry>?
     switch keyStrategy {
     case .useDefaultKeys:
       name = string
     case .convertToSnakeCase:
-      entry = keyTable.find(KeyBytesCache.bits(string))
+      entry = keyTable.find(EncodedKeyCache.bits(string))
       name = entry?.pointee.name ?? KeyConversion.snakeCased(string)
     case .custom(let transform):
       name = transform(codingPath(ofContainer: container) + [key]).stringValue
     @unknown default:
       name = string
     }
-    if entry == nil, let keyCache, keyAdditionsLeft > 0, KeyBytesCache.isCacheable(name) {
+    if entry == nil, let keyCache, keyAdditionsLeft > 0, EncodedKeyCache.isCacheable(name) {
       keyAdditionsLeft -= 1
       entry = keyCache.add(string, writtenAs: name)
       if let entry { _ = keyTable.insert(entry) }
@@ -500,7 +500,7 @@ final class CBOREncodingSession {
 
   /// The number of the key `name` in the string table, which adds it when
   /// it is new and long enough. `isKeptName` says that its bytes are
-  /// ``KeyBytesCache``'s, kept for the whole process, and found by address.
+  /// ``EncodedKeyCache``'s, kept for the whole process, and found by address.
   @inline(never)
   private func referenceNumber(ofKey name: UnsafeRawBufferPointer, isKeptName: Bool) -> Int? {
     isKeptName ? stringTable.reference(name: name) : stringTable.reference(name, isText: true)

@@ -77,7 +77,7 @@ struct CBORStringTable {
 
   /// ``reference(_:isText:)`` for the text `name`, whose bytes stay where
   /// they are, unchanged, for as long as the table is used (a key kept by
-  /// ``KeyBytesCache``): what the table answers for it is kept by its
+  /// ``EncodedKeyCache``): what the table answers for it is kept by its
   /// address, and found again without reading its bytes. (A string too
   /// short to be added never is: the shortest length only grows.)
   @inline(__always)

@@ -25,7 +25,7 @@
 ///
 /// A session's makers outlive it or belong to it, and a spare container
 /// holds its session: the session has every maker let go of its spare when
-/// its `decode` or `encode` call ends (``KeyTypes/dropSpareContainers()``).
+/// its `decode` or `encode` call ends (``CodingKeyTypes/dropSpareContainers()``).
 class SpareKeyedContainer {
   /// The box of the container last made, or nil.
   fileprivate let spare: UnsafeMutablePointer<AnyObject?>

@@ -1,7 +1,7 @@
 /// Types numbered in the order they were added, found by their metadata's
 /// address: open addressing over a hash of it, at most half full, so that
 /// every type added is found in a probe or two whatever the addresses of a
-/// program's types. ``KeyTypes`` and ``TypeShapes`` keep what they know
+/// program's types. ``CodingKeyTypes`` and ``TypeShapes`` keep what they know
 /// of each type in arrays by these numbers.
 struct TypeIndex {
   /// The types, by number.

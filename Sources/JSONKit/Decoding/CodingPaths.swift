@@ -32,9 +32,9 @@ struct CodingPaths {
   /// `init(from:)` (or array, dictionary or strategy) is running now: coding
   /// paths through them hold the caller's key, as Foundation's do. Behind a
   /// pointer, so that pushing needs no mutable access.
-  private let descentKeys: UnsafeMutablePointer<DescentKeys>
+  private let descentKeys: UnsafeMutablePointer<PathKeyStack>
   /// The keys that nested containers and super decoders were asked for by.
-  private var containerKeys = RememberedKeys()
+  private var containerKeys = NestedContainerKeys()
   /// Per level of the coding paths rebuilt so far: the container walked at
   /// that level and the child (with its ordinal) where the walk stopped.
   /// Decoding visits values in order, so the next path asked for (say, by a
@@ -60,7 +60,7 @@ struct CodingPaths {
       transform = nil
     }
     descentKeys = .allocate(capacity: 1)
-    descentKeys.initialize(to: DescentKeys())
+    descentKeys.initialize(to: PathKeyStack())
   }
 
   /// Readies the paths of the next document scanned into the scan context
@@ -73,7 +73,7 @@ struct CodingPaths {
     self.recordRoots = recordRoots
     if !rawKeyObjects.isEmpty { rawKeyObjects.removeAll() }
     descentKeys.pointee.removeAll()
-    if !containerKeys.isEmpty { containerKeys = RememberedKeys() }
+    if !containerKeys.isEmpty { containerKeys = NestedContainerKeys() }
     if !pathHints.isEmpty { pathHints.removeAll(keepingCapacity: true) }
   }
 
@@ -84,7 +84,7 @@ struct CodingPaths {
   }
 
   /// Pushes `key`, found at `pointer` until it is popped, as the key that
-  /// led to the member value at `value` (see ``DescentKeys``).
+  /// led to the member value at `value` (see ``PathKeyStack``).
   @inline(__always)
   mutating func push<K: CodingKey>(_ pointer: UnsafePointer<K>, forValue value: Int) {
     descentKeys.pointee.push(pointer, forValue: value)

@@ -1,5 +1,5 @@
 /// A scan context with what decoding derives from its key cache, the
-/// ``KeyTables``: pooled together, so that the tables serve every decoder
+/// ``KeyedDecodingTables``: pooled together, so that the tables serve every decoder
 /// that takes the context, document after document, and are made again
 /// when the key cache has been emptied (its ids then mean other keys).
 ///
@@ -9,7 +9,7 @@ final class DecodingContext: PooledContext, @unchecked Sendable {
   // from a pool (or created it), until it is given back.
   let scan = ScanContext()
   /// The tables of the keys in `scan`'s key cache.
-  private(set) var keyTables = KeyTables()
+  private(set) var keyTables = KeyedDecodingTables()
   /// The ``ScanState/keyGeneration`` that `keyTables` were made for.
   private var tablesGeneration = 0
   var poolGeneration = 0
@@ -23,7 +23,7 @@ final class DecodingContext: PooledContext, @unchecked Sendable {
   func readyForReuse() {
     scan.readyForReuse()
     if scan.state.keyGeneration != tablesGeneration {
-      keyTables = KeyTables()
+      keyTables = KeyedDecodingTables()
       tablesGeneration = scan.state.keyGeneration
     }
   }

@@ -19,7 +19,7 @@ final class DecodingSession {
   @exclusivity(unchecked) private(set) var entries: UnsafePointer<TapeEntry>
   /// The key types, type shapes and lookup storage kept with the scan
   /// context.
-  private let keyTables: KeyTables
+  private let keyTables: KeyedDecodingTables
   /// The shapes of the types decoded with this session's scan context.
   private let typeShapes: TypeShapes
   let options: JKDecoder.Options
@@ -322,7 +322,7 @@ final class DecodingSession {
   ///
   /// The session is free when nothing holds it but `session` and the spare
   /// containers, each of which, held by nothing but its maker, holds it
-  /// exactly once (``KeyTypes/freeSpares(of:)``): with those references
+  /// exactly once (``CodingKeyTypes/freeSpares(of:)``): with those references
   /// set aside for a moment (the caller's keeps it alive), it must be
   /// uniquely referenced. Otherwise a decoder or container of the record
   /// is still held, and the session ends as after any decode.
@@ -358,7 +358,7 @@ final class DecodingSession {
   }
 
   /// A keyed container by `Key` over the object of `decoder`, made by the
-  /// maker kept for `Key` (see ``KeyTypes``).
+  /// maker kept for `Key` (see ``CodingKeyTypes``).
   @inline(__always)
   func keyedContainer<Key: CodingKey>(_ decoder: TapeDecoder, keyedBy key: Key.Type)
     -> KeyedDecodingContainer<Key>

@@ -1,5 +1,5 @@
 /// What makes the keyed containers by one key type, `Key`: kept per key
-/// type in ``KeyTypes``.
+/// type in ``CodingKeyTypes``.
 ///
 /// Made for a container type (``ContainerMaker``), its class holds that
 /// type's metadata and its conformance to `KeyedDecodingContainerProtocol`,
@@ -9,7 +9,7 @@
 /// container it made once no code holds it (see ``SpareKeyedContainer``).
 class KeyedContainerMaker<Key: CodingKey>: TypedSpareKeyedContainer<KeyedDecodingContainer<Key>> {
   /// A container over the object of `decoder`, by keys of the key type at
-  /// `keyType` in ``KeyTypes``.
+  /// `keyType` in ``CodingKeyTypes``.
   final func container(_ decoder: TapeDecoder, keyType: Int) -> KeyedDecodingContainer<Key> {
     let session = decoder.session
     let state = KeyedObjectState(decoder, keyType: keyType)

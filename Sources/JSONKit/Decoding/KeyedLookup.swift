@@ -4,12 +4,12 @@ import Foundation
 /// containers and for the walks that name or check members.
 ///
 /// For every key strategy but `.custom`, members are compared by name id
-/// (see ``KeyNames``), with hints that make reading keys in the document's
+/// (see ``KeyIDNames``), with hints that make reading keys in the document's
 /// order cost a comparison or two per key; under `.custom`, by the names the
 /// strategy's closure gives each object's members.
 ///
 /// Its session holds it as a constant, and what lookups change lives in
-/// storage it points at (the scan context's ``KeyTables``), so that a
+/// storage it points at (the scan context's ``KeyedDecodingTables``), so that a
 /// lookup through it costs no exclusivity check and no reference counting.
 /// A class, so that the methods that are not inlined take one reference,
 /// not a copy of every field.
@@ -24,23 +24,23 @@ final class KeyedLookup {
   // the lookup, and its methods are the hot path of keyed decoding.
   @exclusivity(unchecked) private var entries: UnsafePointer<TapeEntry>
   /// How the key strategy names keys (for every strategy but `.custom`).
-  private let naming: KeyNames.Naming
+  private let naming: KeyIDNames.Naming
   /// The `.custom` key strategy's closure, under that strategy.
   private let transform: (([any CodingKey]) -> any CodingKey)?
   /// Per key id, the name compared with `CodingKey.stringValue` and its
   /// name id: made once per distinct key and kept with the scan context.
-  @exclusivity(unchecked) private var names: KeyNames
+  @exclusivity(unchecked) private var names: KeyIDNames
   /// The names the keys were asked for, with their name ids.
-  private let keyTables: KeyTables
+  private let keyTables: KeyedDecodingTables
   /// Per object (hashed into a few buckets), three words: the object's index;
   /// where the last lookup in it left off, since models usually read keys in
   /// the order the JSON lists them, so that the next key is most often the
   /// next member; and the name asked for last in it, from which
-  /// ``AskedNames`` predicts the next. The storage is ``KeyTables/hints``,
+  /// ``AskedKeyNames`` predicts the next. The storage is ``KeyedDecodingTables/hints``,
   /// of which a lookup clears the buckets its objects reach: all of them, or
   /// in a document of fewer entries than buckets, one per entry.
   private let hints: UnsafeMutablePointer<Int>
-  /// Whether keys not equal as written share a name (see ``KeyNames``).
+  /// Whether keys not equal as written share a name (see ``KeyIDNames``).
   @exclusivity(unchecked) private(set) var hasSharedNames = false
   /// The names under the `.custom` key strategy; nil under every other.
   @exclusivity(unchecked) private var custom: CustomMemberNames?
@@ -50,7 +50,7 @@ final class KeyedLookup {
   /// context's `tables`.
   init(
     entries: UnsafePointer<TapeEntry>, count: Int, context: ScanContext,
-    strategy: JSONDecoder.KeyDecodingStrategy, tables: KeyTables
+    strategy: JSONDecoder.KeyDecodingStrategy, tables: KeyedDecodingTables
   ) {
     self.entries = entries
     if case .convertFromSnakeCase = strategy {
@@ -85,7 +85,7 @@ final class KeyedLookup {
     if let transform {
       custom = CustomMemberNames(transform: transform, keys: context.state.keys.strings)
     }
-    hints.initialize(repeating: -1, count: 3 * Swift.min(count, KeyTables.hintBuckets))
+    hints.initialize(repeating: -1, count: 3 * Swift.min(count, KeyedDecodingTables.hintBuckets))
     keyTables.memberTables.removeAll()
     // The scan adds keys to the cache, never changes one (a cache that is
     // emptied goes with its context's tables and sessions), so names are
@@ -93,7 +93,7 @@ final class KeyedLookup {
     // are let go of first, so that the tables name them in place rather
     // than in a copy of everything named so far.
     if names.count != context.state.keys.count {
-      names = KeyNames(naming: naming)
+      names = KeyIDNames(naming: naming)
       names = keyTables.names(naming, updatedFrom: context.state.keys)
       hasSharedNames = names.hasSharedNames
     }
@@ -106,15 +106,15 @@ final class KeyedLookup {
   }
 
   /// Readies lookups by coding keys of the key type at `keyType` in
-  /// ``KeyTypes`` in the object at `object`, and says whether they must find
+  /// ``CodingKeyTypes`` in the object at `object`, and says whether they must find
   /// the last of members with equal names: when it has duplicate keys, or
   /// keys that the key strategy converts to one name (`a_b` and `aB`).
   @inline(__always)
   func beginLookups(inObject object: Int, keyType: Int) -> Bool {
-    let bucket = 3 * (object & (KeyTables.hintBuckets - 1))
+    let bucket = 3 * (object & (KeyedDecodingTables.hintBuckets - 1))
     hints[bucket] = object
     hints[bucket + 1] = object + 1
-    hints[bucket + 2] = AskedNames.start(forKeyType: keyType)
+    hints[bucket + 2] = AskedKeyNames.start(forKeyType: keyType)
     if entries[object].flags & TapeEntry.hasDuplicateKeys != 0 { return true }
     return hasSharedNames && hasSharedName(inObject: object)
   }
@@ -129,13 +129,13 @@ final class KeyedLookup {
   /// `object`, the last of equal names when `findsLast`.
   ///
   /// `name` becomes a name id (predicted from the name asked for before it,
-  /// see ``AskedNames``), and members are compared by name id: first the
+  /// see ``AskedKeyNames``), and members are compared by name id: first the
   /// member after the previous match (models usually read keys in the order
   /// the JSON lists them), then the others, so that no order of keys costs
   /// more than a few integer comparisons per member.
   @inline(__always)
   func lookup(_ name: String, inObject object: Int, findsLast: Bool) -> Int? {
-    let bucket = 3 * (object & (KeyTables.hintBuckets - 1))
+    let bucket = 3 * (object & (KeyedDecodingTables.hintBuckets - 1))
     let known = hints[bucket] == object
     let (nameID, asked) = keyTables.nameID(of: name, after: known ? hints[bucket + 2] : -1, naming)
     if !known {
@@ -143,7 +143,7 @@ final class KeyedLookup {
       hints[bucket + 1] = object + 1
     }
     hints[bucket + 2] = asked
-    guard nameID != KeyNames.none else { return nil }
+    guard nameID != KeyIDNames.none else { return nil }
     if !findsLast {
       let hinted = hints[bucket + 1]
       if hinted < entries[object].containerEnd,
@@ -160,7 +160,7 @@ final class KeyedLookup {
   /// `object` when it is not the member the hint points at: through the
   /// object's member table if it is large, else by scanning its members.
   private func search(_ nameID: UInt32, inObject object: Int, findsLast: Bool) -> Int? {
-    let bucket = 3 * (object & (KeyTables.hintBuckets - 1))
+    let bucket = 3 * (object & (KeyedDecodingTables.hintBuckets - 1))
     if entries[object].childCount > Self.tableThreshold {
       let span = keyTables.memberTables.span(
         ofObject: object, members(ofObject: object), count: entries[object].childCount

@@ -7,7 +7,7 @@
 /// `nameID << 32 | value` (0 when empty: a value is never at index 0), open
 /// addressed and at most half full. Only the tables of the last few
 /// objects are kept, so their memory does not grow with the document; the
-/// array is kept with the scan context (in ``KeyTables``) and reused by the
+/// array is kept with the scan context (in ``KeyedDecodingTables``) and reused by the
 /// next document.
 struct MemberTables {
   /// Where an object's table is: its first word and its size less one (a

@@ -13,7 +13,7 @@ struct TapeKeyedContainer<Key: CodingKey>: TapeKeyedContainerMaking {
   /// session alone.
   let stateIndex: Int
 
-  /// The maker of this type's containers, which ``KeyTypes`` keeps.
+  /// The maker of this type's containers, which ``CodingKeyTypes`` keeps.
   @inline(never)
   static func maker() -> KeyedContainerMaker<Key> {
     ContainerMaker<Self>()
@@ -348,7 +348,7 @@ struct KeyedObjectState {
   }
 
   /// The state for reading the object of `decoder` by keys of the key type
-  /// at `keyType` in ``KeyTypes``, with its lookups readied.
+  /// at `keyType` in ``CodingKeyTypes``, with its lookups readied.
   init(_ decoder: TapeDecoder, keyType: Int) {
     let session = decoder.session
     object = decoder.index

@@ -1,5 +1,5 @@
 /// The ``DecodingSession/TypeShape`` of each type decoded with one scan
-/// context, kept with the context (in its ``KeyTables``) so that it serves
+/// context, kept with the context (in its ``KeyedDecodingTables``) so that it serves
 /// every document decoded with it: a JSON Lines stream decodes the same
 /// types record after record, and a conformance lookup costs more than a
 /// small record's decode.

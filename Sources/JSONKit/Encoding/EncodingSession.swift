@@ -78,7 +78,7 @@ final class EncodingSession {
 
   /// The makers of keyed containers, one per key type met in this encode
   /// (see ``KeyedEncodingContainerMaker``).
-  @exclusivity(unchecked) private var keyTypes = KeyTypes()
+  @exclusivity(unchecked) private var keyTypes = CodingKeyTypes()
 
   /// The object each keyed container writes, by the container's slot (see
   /// ``SpareKeyedContainer``).

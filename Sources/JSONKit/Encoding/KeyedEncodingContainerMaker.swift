@@ -1,5 +1,5 @@
 /// What makes the encoder's keyed containers by one key type, `Key`: kept
-/// per key type in the session's ``KeyTypes``.
+/// per key type in the session's ``CodingKeyTypes``.
 ///
 /// Made for a container type (``EncoderContainerMaker``), its class holds
 /// that type's metadata and its conformance to

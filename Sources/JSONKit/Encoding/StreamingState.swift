@@ -41,7 +41,7 @@ struct StreamingState: ~Copyable {
   /// the key cache's entry for the member each container fills, when that
   /// member's coding key is not in `slotKeys`. The member's name is a
   /// conversion; the entry holds the key's string.
-  private(set) var convertedKeys: [UnsafeMutablePointer<KeyBytesCache.Entry>?] = []
+  private(set) var convertedKeys: [UnsafeMutablePointer<EncodedKeyCache.Entry>?] = []
   /// The coding keys of the members super encoders were asked for, when
   /// their names do not tell them: a super encoder may be used after later
   /// members were begun, when its frame no longer holds its key.
@@ -89,12 +89,12 @@ struct StreamingState: ~Copyable {
   /// Whether keys are written converted to snake_case.
   let convertsToSnakeCase: Bool
   /// The process-wide cache of the written form of keys for the key
-  /// strategy (see ``KeyBytesCache``); nil when the session names keys
+  /// strategy (see ``EncodedKeyCache``); nil when the session names keys
   /// itself (a custom strategy), and ``name(of:)`` is not used.
-  private let keyCache: KeyBytesCache?
+  private let keyCache: EncodedKeyCache?
   /// The written form of keys, from a snapshot of `keyCache` (empty
   /// without one).
-  private var keyTable: KeyBytesCache.Table
+  private var keyTable: EncodedKeyCache.Table
   /// How many more times this call may try to add a key to the cache after
   /// tries the cache turned away: a table full near a key's slot turns every
   /// new key there away, and each try costs a lock. Keys the cache takes are
@@ -127,17 +127,17 @@ struct StreamingState: ~Copyable {
     case .useDefaultKeys:
       keepsAllKeys = false
       convertsToSnakeCase = false
-      keyCache = KeyBytesCache.shared
+      keyCache = EncodedKeyCache.shared
     case .convertToSnakeCase:
       keepsAllKeys = true
       convertsToSnakeCase = true
-      keyCache = KeyBytesCache.snakeCased
+      keyCache = EncodedKeyCache.snakeCased
     default:
       keepsAllKeys = true
       convertsToSnakeCase = false
       keyCache = nil
     }
-    keyTable = keyCache?.snapshot() ?? KeyBytesCache.Table(slots: [])
+    keyTable = keyCache?.snapshot() ?? EncodedKeyCache.Table(slots: [])
     frames.reserveCapacity(16)
     members.reserveCapacity(64)
     containers.reserveCapacity(64)
@@ -187,7 +187,7 @@ struct StreamingState: ~Copyable {
     /// The written form of `key` in the process-wide key cache, if it is
     /// kept there; the entry also holds the string of the coding key that
     /// `key` is the name of.
-    let cached: UnsafeMutablePointer<KeyBytesCache.Entry>?
+    let cached: UnsafeMutablePointer<EncodedKeyCache.Entry>?
     let fingerprint: UInt64
     /// With sorted keys, the key's first bytes (``ByteWriter/sortPrefix(ofKeyQuotedAt:name:)``),
     /// which order most pairs of members without comparing their keys.
@@ -254,7 +254,7 @@ struct StreamingState: ~Copyable {
   /// The name `key` is written under (its string, or that converted to
   /// snake_case), with the written form the process-wide key cache keeps
   /// for it: found by the bits of the key's string, or added on its first
-  /// use when it may be kept (see ``KeyBytesCache``). Not for a custom key
+  /// use when it may be kept (see ``EncodedKeyCache``). Not for a custom key
   /// strategy, whose names the session makes.
   @inline(__always)
   mutating func name<Key: CodingKey>(of key: Key) -> MemberName {
@@ -262,7 +262,7 @@ struct StreamingState: ~Copyable {
     guard _isPOD(Key.self) else {
       return MemberName(convertsToSnakeCase ? snakeCasedName(of: string) : string)
     }
-    if let entry = keyTable.find(KeyBytesCache.bits(string)) {
+    if let entry = keyTable.find(EncodedKeyCache.bits(string)) {
       // Without a conversion the entry's name is `string`, the same bits.
       return MemberName(convertsToSnakeCase ? entry.pointee.name : string, cached: entry)
     }
@@ -277,8 +277,8 @@ struct StreamingState: ~Copyable {
     -> MemberName
   {
     let name = convertsToSnakeCase ? snakeCasedName(of: string) : string
-    guard keyAdditionsLeft > 0, let keyCache, KeyBytesCache.isCacheable(name),
-      KeyBytesCache.bits(key.stringValue) == KeyBytesCache.bits(string)
+    guard keyAdditionsLeft > 0, let keyCache, EncodedKeyCache.isCacheable(name),
+      EncodedKeyCache.bits(key.stringValue) == EncodedKeyCache.bits(string)
     else { return MemberName(name) }
     guard let entry = keyCache.add(string, writtenAs: name) else {
       keyAdditionsLeft -= 1
@@ -373,7 +373,7 @@ struct StreamingState: ~Copyable {
   /// the object may have the same key.
   @inline(__always)
   private mutating func begin(
-    of container: Int, name: String?, cached: UnsafeMutablePointer<KeyBytesCache.Entry>?
+    of container: Int, name: String?, cached: UnsafeMutablePointer<EncodedKeyCache.Entry>?
   ) -> (slot: EncodingSlot, start: Int, mayRepeat: Bool)? {
     guard let index = frameIndex(container) else { return nil }
     while frames.count - 1 > index { closeInnermost() }

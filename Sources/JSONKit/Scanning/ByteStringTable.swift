@@ -1,6 +1,6 @@
 /// A set of byte strings, each with a dense id in the order added: open
 /// addressing over their hashes, where a hit is decided by comparing all of
-/// the bytes, never the hash alone. ``KeyCache`` interns the document's keys
+/// the bytes, never the hash alone. ``KeyInterner`` interns the document's keys
 /// in one; the decoder's table of the names it is asked for is another.
 struct ByteStringTable {
   /// Where one string's bytes are in `bytes`, and its hash.
@@ -34,7 +34,7 @@ struct ByteStringTable {
   }
 
   /// The id of the string whose bytes are `key[0..<length]` and whose hash
-  /// is `hash` (``KeyCache/hash(_:length:)`` of those bytes), if it is here.
+  /// is `hash` (``KeyInterner/hash(_:length:)`` of those bytes), if it is here.
   @inline(__always)
   func id(of key: UnsafePointer<UInt8>, length: Int, hash: UInt32) -> Int? {
     let mask = buckets.count - 1

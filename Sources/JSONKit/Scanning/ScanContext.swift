@@ -14,7 +14,7 @@ struct ScanState {
   /// Per key id: the serial number of the last object that held the key.
   var stamps: [UInt32] = []
   var serial: UInt32 = 0
-  var keys = KeyCache()
+  var keys = KeyInterner()
   /// How many times `keys` has been emptied: what a consumer derives from
   /// them per key id (the decoder's key names) holds while this stays the
   /// same, since the ids then mean other keys.

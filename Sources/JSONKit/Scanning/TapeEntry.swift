@@ -16,7 +16,7 @@
 /// | string      | length of the bytes after the opening quote, or, with the  |
 /// |             | `inArena` flag, the arena offset of an 8-byte length        |
 /// |             | followed by the unescaped bytes                            |
-/// | key         | the key's id in the ``KeyCache``                           |
+/// | key         | the key's id in the ``KeyInterner``                           |
 /// | bytes       | a CBOR byte string, as a string's payload                  |
 /// | array,      | child count in the high 32 bits; in the low 32 bits, the   |
 /// | object      | index of the first entry after the container               |

@@ -3,7 +3,7 @@ import JSONKit
 import Testing
 
 // Keys are written from a process-wide cache of their bytes (see
-// `KeyBytesCache`): these tests run keys that the cache keeps and keys it
+// `EncodedKeyCache`): these tests run keys that the cache keeps and keys it
 // must not, under every output option and key strategy, through both
 // encoders, and compare the bytes.
 

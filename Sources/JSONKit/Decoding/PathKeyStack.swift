@@ -9,7 +9,7 @@
 /// counting, whatever the key's type; a key is copied out only when a path
 /// is built. So a decoder that a model keeps past its `init(from:)` names
 /// such members by their strings, as the document spells them.
-struct DescentKeys {
+struct PathKeyStack {
   private struct Entry {
     /// The tape index of the member value the key led to.
     let value: Int

@@ -30,18 +30,18 @@ import Foundation
 /// snapshot never changes under it), and adds a new key to the shared table
 /// under the lock and to its own snapshot. Entries are never freed or
 /// changed once made, so a pointer to one stays valid in every snapshot.
-final class KeyBytesCache: @unchecked Sendable {
+final class EncodedKeyCache: @unchecked Sendable {
   // Unchecked: `table` is only touched with `lock` held; the entries it
   // points to are immutable.
   private let lock = NSLock()
   private var table = Table()
 
   /// The cache every encoder shares for keys written as they are.
-  static let shared = KeyBytesCache()
+  static let shared = EncodedKeyCache()
 
   /// The cache every encoder shares for keys converted to snake_case: found
   /// by the key's string, holding the converted name's bytes.
-  static let snakeCased = KeyBytesCache()
+  static let snakeCased = EncodedKeyCache()
 
   /// The longest key kept, in bytes.
   static let longestKey = 64
@@ -50,7 +50,7 @@ final class KeyBytesCache: @unchecked Sendable {
   struct Entry {
     /// The key's string, kept alive so that its bits stay its own.
     let key: String
-    /// The bits of `key` (``KeyBytesCache/bits(_:)``).
+    /// The bits of `key` (``EncodedKeyCache/bits(_:)``).
     let keyBits: (UInt64, UInt64)
     /// The name written for the key: the key itself, or its conversion.
     let name: String
@@ -74,7 +74,7 @@ final class KeyBytesCache: @unchecked Sendable {
       var index = Self.home(bits)
       for _ in 0..<Self.probeLimit {
         guard let entry = slots[index] else { return nil }
-        if KeyBytesCache.bits(of: entry) == bits { return entry }
+        if EncodedKeyCache.bits(of: entry) == bits { return entry }
         index = (index &+ 1) & (Self.slotCount &- 1)
       }
       return nil
@@ -83,14 +83,14 @@ final class KeyBytesCache: @unchecked Sendable {
     /// Puts `entry` in the first free slot near its home; returns the entry
     /// already there for the same bits, or nil when there is no room.
     mutating func insert(_ entry: UnsafeMutablePointer<Entry>) -> UnsafeMutablePointer<Entry>? {
-      let bits = KeyBytesCache.bits(of: entry)
+      let bits = EncodedKeyCache.bits(of: entry)
       var index = Self.home(bits)
       for _ in 0..<Self.probeLimit {
         guard let existing = slots[index] else {
           slots[index] = entry
           return entry
         }
-        if KeyBytesCache.bits(of: existing) == bits { return existing }
+        if EncodedKeyCache.bits(of: existing) == bits { return existing }
         index = (index &+ 1) & (Self.slotCount &- 1)
       }
       return nil
@@ -180,15 +180,15 @@ final class KeyBytesCache: @unchecked Sendable {
 }
 
 /// The name an object member is written under, after the key strategy, and
-/// its written form when the process-wide ``KeyBytesCache`` keeps it.
+/// its written form when the process-wide ``EncodedKeyCache`` keeps it.
 struct MemberName {
   let string: String
   /// The name's quoted bytes, fingerprint and sort prefix, made once per
   /// process; nil for a name written, and escaped, as it comes.
-  let cached: UnsafeMutablePointer<KeyBytesCache.Entry>?
+  let cached: UnsafeMutablePointer<EncodedKeyCache.Entry>?
 
   @inline(__always)
-  init(_ string: String, cached: UnsafeMutablePointer<KeyBytesCache.Entry>? = nil) {
+  init(_ string: String, cached: UnsafeMutablePointer<EncodedKeyCache.Entry>? = nil) {
     self.string = string
     self.cached = cached
   }

@@ -4,7 +4,7 @@
 /// names and the names asked for.
 ///
 /// Like the context, it is used by one decode at a time.
-final class KeyTables {
+final class KeyedDecodingTables {
   // Unchecked: one decode at a time uses the tables (as it does the scan
   // context), and a lookup's one access to them, which runs for most keys
   // asked for, would otherwise cost more than the lookup itself.
@@ -12,7 +12,7 @@ final class KeyTables {
   @exclusivity(unchecked) private var fromSnakeCase = Table(naming: .fromSnakeCase)
 
   /// The key types keyed containers were asked for, with their makers.
-  @exclusivity(unchecked) var keyTypes = KeyTypes()
+  @exclusivity(unchecked) var keyTypes = CodingKeyTypes()
 
   /// The storage of a finished session's ``DecodingSession/keyedObjects``,
   /// emptied, for the next session to fill without growing it again.
@@ -41,11 +41,11 @@ final class KeyTables {
   }
 
   private struct Table {
-    var names: KeyNames
-    var asked = AskedNames()
+    var names: KeyIDNames
+    var asked = AskedKeyNames()
 
-    init(naming: KeyNames.Naming) {
-      names = KeyNames(naming: naming)
+    init(naming: KeyIDNames.Naming) {
+      names = KeyIDNames(naming: naming)
     }
 
     @inline(__always)
@@ -56,7 +56,7 @@ final class KeyTables {
 
   /// The names of every key in `keys` under `naming`, naming the keys not
   /// named before.
-  func names(_ naming: KeyNames.Naming, updatedFrom keys: KeyCache) -> KeyNames {
+  func names(_ naming: KeyIDNames.Naming, updatedFrom keys: KeyInterner) -> KeyIDNames {
     switch naming {
     case .asWritten:
       asWritten.names.update(from: keys)
@@ -67,13 +67,13 @@ final class KeyTables {
     }
   }
 
-  /// The name id of `name` under `naming` (or ``KeyNames/none``), and what
+  /// The name id of `name` under `naming` (or ``KeyIDNames/none``), and what
   /// to pass as `previous` with the next name asked for in the same object.
   /// `previous` is that value from the name asked before, the start of the
-  /// key type for an object's first name (``AskedNames/start(forKeyType:)``),
-  /// or -1 for no prediction; see ``AskedNames``.
+  /// key type for an object's first name (``AskedKeyNames/start(forKeyType:)``),
+  /// or -1 for no prediction; see ``AskedKeyNames``.
   @inline(__always)
-  func nameID(of name: String, after previous: Int, _ naming: KeyNames.Naming) -> (
+  func nameID(of name: String, after previous: Int, _ naming: KeyIDNames.Naming) -> (
     nameID: UInt32, entry: Int
   ) {
     switch naming {

@@ -12,7 +12,7 @@
 /// The ids are the key cache's, so the names grow with it (each key is named
 /// once, whatever number of documents hold it) and must be dropped whenever
 /// it is emptied.
-struct KeyNames {
+struct KeyIDNames {
   /// How a key's name is made from the key as written.
   enum Naming {
     /// The key as written (`.useDefaultKeys`, and `.custom`, whose names are
@@ -58,16 +58,16 @@ struct KeyNames {
 
   /// The name id of `name`, or ``none`` if no key has that name; exact, by
   /// String equality (a hash table of Strings), for the names not yet asked
-  /// for (see ``AskedNames``).
+  /// for (see ``AskedKeyNames``).
   func nameID(ofName name: String) -> UInt32 {
     idsByName[name] ?? Self.none
   }
 
   /// Names every key `keys` holds that is not named yet.
-  mutating func update(from keys: KeyCache) {
+  mutating func update(from keys: KeyInterner) {
     if keys.count < names.count {
       // The cache was emptied since, so the ids mean other keys now.
-      self = KeyNames(naming: naming)
+      self = KeyIDNames(naming: naming)
     }
     guard names.count < keys.count else { return }
     names.reserveCapacity(keys.count)

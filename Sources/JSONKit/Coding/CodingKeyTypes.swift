@@ -7,13 +7,13 @@
 /// `KeyedDecodingContainerProtocol`), each a hash and compare in a shared
 /// table. Made once per key type, an object that holds both makes every
 /// later container without them (see ``KeyedContainerMaker``). The index names the key type in
-/// ``AskedNames`` (the name asked for first in its objects), exactly:
+/// ``AskedKeyNames`` (the name asked for first in its objects), exactly:
 /// unlike a hash of the type's address, it cannot collide.
 ///
-/// The decoder's is kept with a scan context (in ``KeyTables``) and so used
+/// The decoder's is kept with a scan context (in ``KeyedDecodingTables``) and so used
 /// by one decode at a time; the encoder's, with ``KeyedEncodingContainerMaker``s,
 /// belongs to one encode's session.
-struct KeyTypes {
+struct CodingKeyTypes {
   /// The key types, numbered in the order met.
   private var types = TypeIndex()
   /// Per key type, by number: its maker.
@@ -81,7 +81,7 @@ struct KeyTypes {
   /// Adds a key type not known, returning its index.
   @inline(never)
   private mutating func add(_ identifier: ObjectIdentifier, _ maker: AnyObject) -> Int {
-    if types.count >= Self.typeLimit { self = KeyTypes() }
+    if types.count >= Self.typeLimit { self = CodingKeyTypes() }
     makers.append(maker)
     return types.add(identifier)
   }

@@ -1,13 +1,13 @@
 /// The keys that nested containers and super decoders were asked for by,
 /// per tape index of their value: such a container outlives the call that
-/// made it, so its key cannot live on ``DescentKeys``' stack.
+/// made it, so its key cannot live on ``PathKeyStack``' stack.
 ///
 /// Memory stays bounded however many containers a document asks for: the
 /// most recent keys are kept as given (the key objects the caller made),
 /// older ones only if they have an int value, the part of a key that a path
 /// rebuilt from the document could not spell; any other is rebuilt with the
 /// same string.
-struct RememberedKeys {
+struct NestedContainerKeys {
   private static let recentCapacity = 64
   /// A ring of the most recent keys; `next` is where the next one goes.
   private var recent: [(value: Int, key: any CodingKey)] = []

@@ -1,5 +1,5 @@
 /// The names keyed lookups were asked for (`CodingKey.stringValue`), each
-/// with its name id in one ``KeyNames``: the same names are asked for
+/// with its name id in one ``KeyIDNames``: the same names are asked for
 /// object after object, in the same order (a model's `init(from:)` reads its
 /// keys in the order it lists them), whatever the order of the JSON's keys.
 ///
@@ -9,13 +9,13 @@
 /// takes its name id without hashing. Any other name is found by its UTF-8
 /// bytes in a hash table, where a hit is decided by comparing all of the
 /// bytes, never the hash alone; bytes not asked for before are looked up as
-/// a `String` in the ``KeyNames`` (so "K" finds a key spelled U+212A KELVIN
+/// a `String` in the ``KeyIDNames`` (so "K" finds a key spelled U+212A KELVIN
 /// SIGN, which Swift holds equal to it) and remembered.
-struct AskedNames {
+struct AskedKeyNames {
   private struct Entry {
-    /// The name id, or ``KeyNames/none``.
+    /// The name id, or ``KeyIDNames/none``.
     var nameID: UInt32
-    /// For ``KeyNames/none``: how many keys were named when it was found,
+    /// For ``KeyIDNames/none``: how many keys were named when it was found,
     /// since a name no key had may come with keys named later.
     var namedCount: Int
     /// The entry of the name asked for next, in the same object, the last
@@ -28,7 +28,7 @@ struct AskedNames {
   private var entries: [Entry] = []
   /// Per entry, the name as it was asked for.
   private var names: [String] = []
-  /// Per key type (by its index in ``KeyTypes``), the entry of the name
+  /// Per key type (by its index in ``CodingKeyTypes``), the entry of the name
   /// asked for first in an object the last time, or -1.
   private var firsts: [Int] = []
 
@@ -39,18 +39,18 @@ struct AskedNames {
   static let byteLimit = 1 << 18
 
   /// What to pass as `previous` with the first name asked for in an object
-  /// by coding keys of the key type at `keyType` in ``KeyTypes``.
+  /// by coding keys of the key type at `keyType` in ``CodingKeyTypes``.
   @inline(__always)
   static func start(forKeyType keyType: Int) -> Int {
     -2 - keyType
   }
 
-  /// The name id of `name` in `keyNames` (or ``KeyNames/none``), and its
+  /// The name id of `name` in `keyNames` (or ``KeyIDNames/none``), and its
   /// entry, to pass as `previous` with the next name asked for in the same
   /// object; `previous` is ``start(forKeyType:)`` for an object's first name, or
   /// -1 for no prediction.
   @inline(__always)
-  mutating func nameID(of name: String, after previous: Int, in keyNames: KeyNames) -> (
+  mutating func nameID(of name: String, after previous: Int, in keyNames: KeyIDNames) -> (
     nameID: UInt32, entry: Int
   ) {
     // An entry index kept from before the names were forgotten may be out
@@ -61,7 +61,7 @@ struct AskedNames {
       : previous == -1 || -2 - previous >= firsts.count ? -1 : firsts[-2 - previous]
     if predicted >= 0, predicted < names.count, names[predicted] == name {
       let entry = entries[predicted]
-      if entry.nameID != KeyNames.none || entry.namedCount == keyNames.count {
+      if entry.nameID != KeyIDNames.none || entry.namedCount == keyNames.count {
         return (entry.nameID, predicted)
       }
     }
@@ -69,7 +69,7 @@ struct AskedNames {
   }
 
   @inline(never)
-  private mutating func find(_ name: String, after previous: Int, in keyNames: KeyNames) -> (
+  private mutating func find(_ name: String, after previous: Int, in keyNames: KeyIDNames) -> (
     nameID: UInt32, entry: Int
   ) {
     var utf8Name = name
@@ -79,7 +79,8 @@ struct AskedNames {
       entry(of: utf8.baseAddress ?? UnsafePointer(bitPattern: 1)!, length: utf8.count, name)
     }
     let named = entries[index]
-    if named.namedCount < 0 || named.nameID == KeyNames.none && named.namedCount != keyNames.count {
+    if named.namedCount < 0 || named.nameID == KeyIDNames.none && named.namedCount != keyNames.count
+    {
       // New, or a name no key had, which may come with keys named since.
       entries[index].nameID = keyNames.nameID(ofName: name)
       entries[index].namedCount = keyNames.count
@@ -99,12 +100,12 @@ struct AskedNames {
   /// The entry of the name whose UTF-8 bytes are `key[0..<length]`, added
   /// (not yet named: `namedCount` -1) if new.
   private mutating func entry(of key: UnsafePointer<UInt8>, length: Int, _ name: String) -> Int {
-    let hash = KeyCache.hash(key, length: length)
+    let hash = KeyInterner.hash(key, length: length)
     if let index = table.id(of: key, length: length, hash: hash) { return index }
     if table.count >= Self.nameLimit || table.byteCount + length > Self.byteLimit {
-      self = AskedNames()
+      self = AskedKeyNames()
     }
-    entries.append(Entry(nameID: KeyNames.none, namedCount: -1, successor: -1))
+    entries.append(Entry(nameID: KeyIDNames.none, namedCount: -1, successor: -1))
     names.append(name)
     return table.add(key, length: length, hash: hash)
   }

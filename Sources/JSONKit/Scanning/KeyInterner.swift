@@ -5,15 +5,15 @@
 /// A lookup hashes the key's bytes and then compares all of them with the
 /// candidate's: a hash match alone never counts as a hit, so two keys whose
 /// hashes collide still get distinct ids.
-struct KeyCache {
+struct KeyInterner {
   /// Every key's bytes, by id.
   private var table: ByteStringTable
   /// Per id: the key that followed it, and whether it is verbatim.
   private var records: [Record] = []
   /// The id of the key interned last in the current document, or `noKey`.
-  private var previous = KeyCache.noKey
+  private var previous = KeyInterner.noKey
   /// The id of the first key of the last document, or `noKey`.
-  private var firstKey = KeyCache.noKey
+  private var firstKey = KeyInterner.noKey
   /// Per id: the key as a `String`.
   private(set) var strings: [String] = []
   /// Per id: the id of the first key equal to it as a `String`. Distinct
@@ -55,7 +55,7 @@ struct KeyCache {
 
   /// Forgets every key.
   mutating func removeAll() {
-    self = KeyCache()
+    self = KeyInterner()
   }
 
   /// Readies the key prediction for a new document.
