@@ -41,22 +41,6 @@ struct ElementRunTests {
     }
   }
 
-  @Test("Random values cut at random decode as the whole array")
-  func randomValues() async throws {
-    var values = JSONValueGenerator(seed: 40)
-    var generator = SplitMix64(seed: 41)
-    for _ in 0..<60 {
-      let value = JSONValue.array(
-        (0..<Int(generator.next() % 90)).map { _ in values.value(depth: 3) })
-      guard let bytes = try? value.jsonBytes() else { continue }
-      let chunks = ChunkedBytes(bytes, randomCuts: 4, using: &generator)
-      let outcome = await StreamOutcome(
-        JKDecoder().decodeArrayElements(JSONValue.self, from: chunks))
-      #expect(outcome.error == nil)
-      #expect(outcome.elements == value.arrayValue)
-    }
-  }
-
   /// Text for each kind of bad element, put in place of item 70. A value
   /// with text after it where a comma belongs is delivered before the
   /// error, as it is whole.
