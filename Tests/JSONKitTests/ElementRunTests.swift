@@ -258,6 +258,9 @@ struct ByteStreamLatencyTests {
     #expect(try await iterator.next() == ["a": "}", "b": 1])
     for byte in ", 'x' // ]\n".utf8 { continuation.yield(byte) }
     #expect(try await iterator.next() == "x")
+    // A string after a comment comes at its closing quote.
+    for byte in ", /* , */ \"y\"".utf8 { continuation.yield(byte) }
+    #expect(try await iterator.next() == "y")
     for byte in ", [2]]".utf8 { continuation.yield(byte) }
     continuation.finish()
     #expect(try await iterator.next() == [2])

@@ -83,7 +83,8 @@ enum ByteGathering {
 /// and the depth of brackets are followed, so that a comma or brace inside
 /// an element does not end a fill: a fill then brings a whole element, and
 /// one framing of it. Once a `/` or `'` is seen (a comment, or a JSON5
-/// string, which it does not follow), every comma, `]` and `}` ends a fill.
+/// string, which it does not follow), every comma, `]`, `}`, quote and line
+/// break ends a fill.
 @usableFromInline
 struct ElementEnds {
   @usableFromInline var depth = 0
@@ -97,7 +98,13 @@ struct ElementEnds {
   /// Whether an element may end with `byte`, the next byte of the stream.
   @inlinable
   mutating func mayEnd(after byte: UInt8) -> Bool {
-    if followsNothing { return byte == 0x2C || byte == 0x5D || byte == 0x7D }
+    if followsNothing {
+      // Any byte that may end an element: a string's quote among them.
+      switch byte {
+      case 0x2C, 0x5D, 0x7D, 0x22, 0x27, 0x0A, 0x0D: return true
+      default: return false
+      }
+    }
     if inString {
       if escaped {
         escaped = false
