@@ -99,7 +99,7 @@ let declaration =
   (?:(?:public|package|internal|fileprivate|private|final|indirect)\s+)*
   (?:struct|class|enum|protocol|typealias|actor)\s+(\w+)
   /#
-let word = #/\b[A-Z]\w*\b/#
+let word = #/\b[A-Z]\w*\b/#.wordBoundaryKind(.simple)
 
 var owner: [String: String] = [:]
 var sources: [(folder: String, file: String, code: String)] = []

@@ -39,12 +39,6 @@ final class RecordDecoder {
     let error: any Error
   }
 
-  /// The most records one batch holds.
-  static let batchRecords = 64
-  /// The bytes of records after which a batch takes no more (its last
-  /// record may be of any length).
-  static let batchBytes = 16 << 10
-
   /// Records decoded with `options`: the elements of an array when
   /// `elements` (a byte order mark before one is no mark but an error, as
   /// it is inside a whole array), otherwise documents of their own.
@@ -118,12 +112,12 @@ final class RecordDecoder {
     let context = held?.owner ?? DecodingContext.shared.take()
     var roots: [Int] = []
     var ranges: [Range<Int>] = []
-    roots.reserveCapacity(Self.batchRecords)
-    ranges.reserveCapacity(Self.batchRecords)
+    roots.reserveCapacity(StreamBatch.records)
+    ranges.reserveCapacity(StreamBatch.records)
     let end = Scanner.scanElements(
       run, into: context.scan, configuration: configuration,
       limits: ElementRunLimits(
-        elements: Self.batchRecords, bytes: Self.batchBytes, elementSize: limit),
+        elements: StreamBatch.records, bytes: StreamBatch.bytes, elementSize: limit),
       ranges: &ranges, roots: &roots)
     // A decoder that a value keeps copies the elements' bytes, not the rest.
     let taken = UnsafeRawBufferPointer(rebasing: run[..<(ranges.last?.upperBound ?? 0)])

@@ -473,7 +473,7 @@ struct ArrayElementFramer: RecordFramer {
     emptyRuns = end.elements == 0 ? emptyRuns + 1 : 0
     if emptyRuns >= 2 {
       emptyRuns = 0
-      elementsBeforeRuns = RecordDecoder.batchRecords
+      elementsBeforeRuns = StreamBatch.records
     }
     guard end.elements > 0 else { return }
     let resume = scanned + end.resume

@@ -28,15 +28,15 @@ extension JKDecoder {
       // An error leaves the stack to destroy the records before it.
       var records = MovingStack<T>(capacity: 16)
       var batch: [StreamRecord] = []
-      batch.reserveCapacity(RecordDecoder.batchRecords)
+      batch.reserveCapacity(StreamBatch.records)
       var start = 0
       var line = 1
       while start < bytes.count {
         // The lines of one batch: scanned together, then decoded.
         batch.removeAll(keepingCapacity: true)
         var length = 0
-        while start < bytes.count, batch.count < RecordDecoder.batchRecords,
-          length < RecordDecoder.batchBytes
+        while start < bytes.count, batch.count < StreamBatch.records,
+          length < StreamBatch.bytes
         {
           // Blank lines are skipped as the batch is read.
           let rest = UnsafeRawBufferPointer(rebasing: bytes[start...])

@@ -113,7 +113,7 @@ public struct JKRecordSequence<Element>: AsyncSequence {
         return
       }
       let framingError = reader.appendBuffered(
-        to: &batch.records, count: RecordDecoder.batchRecords, bytes: RecordDecoder.batchBytes)
+        to: &batch.records, count: StreamBatch.records, bytes: StreamBatch.bytes)
       do {
         _ = try read(batch.records, reader.recordLimit) { (element: consuming Element) in
           batch.push(element)
@@ -163,9 +163,9 @@ final class RecordBatch<Element> {
   @exclusivity(unchecked) @usableFromInline var end = 0
 
   init() {
-    capacity = RecordDecoder.batchRecords
+    capacity = StreamBatch.records
     elements = .allocate(capacity: capacity)
-    records.reserveCapacity(RecordDecoder.batchRecords)
+    records.reserveCapacity(StreamBatch.records)
   }
 
   deinit {

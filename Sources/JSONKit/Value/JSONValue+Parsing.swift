@@ -142,12 +142,12 @@ extension JSONValue {
     configuration.skipsByteOrderMark = false
     var roots: [Int] = []
     var ranges: [Range<Int>] = []
-    roots.reserveCapacity(RecordDecoder.batchRecords)
-    ranges.reserveCapacity(RecordDecoder.batchRecords)
+    roots.reserveCapacity(StreamBatch.records)
+    ranges.reserveCapacity(StreamBatch.records)
     let end = Scanner.scanElements(
       run, into: context, configuration: configuration,
       limits: ElementRunLimits(
-        elements: RecordDecoder.batchRecords, bytes: RecordDecoder.batchBytes,
+        elements: StreamBatch.records, bytes: StreamBatch.bytes,
         elementSize: limit),
       ranges: &ranges, roots: &roots)
     let failure = buildRecords(
