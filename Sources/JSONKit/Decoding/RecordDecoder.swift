@@ -101,30 +101,21 @@ final class RecordDecoder {
 
   /// Decodes the elements of a stream's array that `run` holds from its
   /// start, as many as the scanner takes in one batch (see
-  /// ``Scanner/scanElements(_:into:configuration:limits:ranges:roots:)``),
+  /// ``Scanner/scanElements(_:into:configuration:elementSize:)``),
   /// none longer than `limit`, passing each value to `deliver`; returns
-  /// how far the run got, and the failure of the element that failed to
+  /// what the run took, and the failure of the element that failed to
   /// decode, by its index in the run, if one did.
   func decodeRun<T: Decodable>(
     _ type: T.Type, run: UnsafeRawBufferPointer, limit: Int, deliver: (consuming T) -> Void
-  ) -> (end: ElementRunEnd, failure: Failure?, ranges: [Range<Int>]) {
+  ) -> (taken: ElementRun, failure: Failure?) {
     var held = session.take()
     let context = held?.owner ?? DecodingContext.shared.take()
-    var roots: [Int] = []
-    var ranges: [Range<Int>] = []
-    roots.reserveCapacity(StreamBatch.records)
-    ranges.reserveCapacity(StreamBatch.records)
-    let end = Scanner.scanElements(
-      run, into: context.scan, configuration: configuration,
-      limits: ElementRunLimits(
-        elements: StreamBatch.records, bytes: StreamBatch.bytes, elementSize: limit),
-      ranges: &ranges, roots: &roots)
-    // A decoder that a value keeps copies the elements' bytes, not the rest.
-    let taken = UnsafeRawBufferPointer(rebasing: run[..<(ranges.last?.upperBound ?? 0)])
+    let taken = Scanner.scanElements(
+      run, into: context.scan, configuration: configuration, elementSize: limit)
     let failure = decodeScanned(
-      type, roots: roots, first: 0, { UnsafeRawBufferPointer(rebasing: run[ranges[$0]]) },
-      within: taken, held: held.take(), context: context, deliver)
-    return (end, failure, ranges)
+      type, roots: taken.roots, first: 0, { taken.element($0, in: run) },
+      within: taken.taken(of: run), held: held.take(), context: context, deliver)
+    return (taken, failure)
   }
 
   /// Decodes the records whose roots a scan of `region` into `context` left

@@ -1,5 +1,5 @@
 /// How far a run of a stream's array elements was scanned (see
-/// ``Scanner/scanElements(_:into:configuration:limits:ranges:roots:)``).
+/// ``Scanner/scanElements(_:into:configuration:elementSize:)``).
 struct ElementRunEnd {
   /// How many whole elements the run's tape holds.
   var elements = 0
@@ -15,38 +15,62 @@ struct ElementRunEnd {
   var stoppedAtTrouble = false
 }
 
-/// The most a run of elements takes onto one tape.
-struct ElementRunLimits {
-  /// The most elements.
-  var elements: Int
-  /// The bytes after which the run takes no more elements.
-  var bytes: Int
-  /// The longest element taken; a longer one is left to the framer, which
-  /// reports it.
-  var elementSize: Int
+/// The elements a run took onto the tape (see
+/// ``Scanner/scanElements(_:into:configuration:elementSize:)``).
+struct ElementRun {
+  /// How far the run got.
+  var end = ElementRunEnd()
+  /// Each element's root on the tape.
+  var roots: [Int] = []
+  /// Each element's bytes, counted from the run's first byte.
+  var ranges: [Range<Int>] = []
+
+  /// The bytes of element `index` of the run whose bytes are `run`.
+  func element(_ index: Int, in run: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
+    UnsafeRawBufferPointer(rebasing: run[ranges[index]])
+  }
+
+  /// The part of `run` that its elements took: what a decoder that a value
+  /// keeps copies.
+  func taken(of run: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
+    UnsafeRawBufferPointer(rebasing: run[..<(ranges.last?.upperBound ?? 0)])
+  }
 }
 
 extension Scanner where Recording == TapeRecording {
   /// Scans the elements of a stream's top-level array that `run` holds
   /// from its first byte (the first byte of an element) onto the tape of
   /// `context`, each a document of its own whose offsets count from the
-  /// run's start, adding each one's root to `roots` and its bytes to
-  /// `ranges`: the scan finds where each element ends, so that no one
-  /// reads its bytes before the scanner does.
+  /// run's start, as many as one batch takes (``StreamBatch``): the scan
+  /// finds where each element ends, so that no one reads its bytes before
+  /// the scanner does.
   ///
   /// An element is taken when a comma or `]` follows it, after JSON
   /// whitespace, within `run`, or when it is a string, array or object
   /// that `run` holds to its end: a number or literal cut off by the end
   /// of the bytes held may go on in the next chunk. The run stops before the
-  /// first element that fails to scan, is cut off or is longer than the
-  /// limit, leaving the tape as it was before that element; the caller's
+  /// first element that fails to scan, is cut off or is longer than
+  /// `elementSize`, leaving the tape as it was before that element; the caller's
   /// framer then reads that element as it reads any, and reports what is
   /// wrong with it in the stream's coordinates. Only for strict JSON
   /// between elements: options that allow more there (comments, JSON5)
   /// leave every element to the framer.
   static func scanElements(
     _ run: UnsafeRawBufferPointer, into context: ScanContext, configuration: ScanConfiguration,
-    limits: ElementRunLimits, ranges: inout [Range<Int>], roots: inout [Int]
+    elementSize: Int
+  ) -> ElementRun {
+    var taken = ElementRun()
+    taken.roots.reserveCapacity(StreamBatch.records)
+    taken.ranges.reserveCapacity(StreamBatch.records)
+    taken.end = scanElements(
+      run, into: context, configuration: configuration, elementSize: elementSize,
+      roots: &taken.roots, ranges: &taken.ranges)
+    return taken
+  }
+
+  private static func scanElements(
+    _ run: UnsafeRawBufferPointer, into context: ScanContext, configuration: ScanConfiguration,
+    elementSize: Int, roots: inout [Int], ranges: inout [Range<Int>]
   ) -> ElementRunEnd {
     var outcome = ElementRunEnd()
     guard let base = run.baseAddress, run.count < Int(UInt32.max) else {
@@ -58,7 +82,7 @@ extension Scanner where Recording == TapeRecording {
     configuration.endsAtValue = true
     var start = 0
     var length = 0
-    while outcome.elements < limits.elements, length < limits.bytes {
+    while outcome.elements < StreamBatch.records, length < StreamBatch.bytes {
       let appending = outcome.elements > 0
       let root = appending ? context.state.tape.count : 0
       let arenaCount = appending ? context.state.arena.count : 0
@@ -86,7 +110,7 @@ extension Scanner where Recording == TapeRecording {
         closed
           || next < run.count
             && (bytes[next] == UInt8(ascii: ",") || bytes[next] == UInt8(ascii: "]")),
-        valueLength <= limits.elementSize
+        valueLength <= elementSize
       else {
         // Cut off, too long, or followed by what no array allows there.
         context.state.tape.count = root

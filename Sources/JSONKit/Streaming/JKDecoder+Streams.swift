@@ -199,11 +199,11 @@ extension JKDecoder {
         return { batch, limit, deliver in
           if batch.count == 1, batch[0].place.beginsRun {
             let run = batch[0]
-            let (end, failure, ranges) = decoder.decodeRun(
+            let (taken, failure) = decoder.decodeRun(
               type, run: run.bytes, limit: limit, deliver: deliver)
-            guard let failure else { return end }
+            guard let failure else { return taken.end }
             guard let error = failure.error as? DecodingError else { throw failure.error }
-            let start = ranges[failure.index].lowerBound
+            let start = taken.ranges[failure.index].lowerBound
             throw run.place.element(failure.index, at: start, in: run.bytes).relocate(error)
           }
           let failure = decoder.decode(

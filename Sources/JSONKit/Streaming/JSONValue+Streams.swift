@@ -176,10 +176,10 @@ extension JSONValue {
     return { batch, limit, deliver throws(JKParseError) in
       if batch.count == 1, batch[0].place.beginsRun {
         let run = batch[0]
-        let (end, ranges, failure) = parser.parseRun(
+        let (taken, failure) = parser.parseRun(
           run.bytes, options: options, maxDepth: maxDepth, limit: limit, deliver: deliver)
-        guard let failure else { return end }
-        let start = ranges[failure.index].lowerBound
+        guard let failure else { return taken.end }
+        let start = taken.ranges[failure.index].lowerBound
         throw run.place.element(failure.index, at: start, in: run.bytes).relocate(failure.error)
       }
       guard
@@ -227,7 +227,7 @@ final class ValueRecordParser {
   func parseRun(
     _ run: UnsafeRawBufferPointer, options: JKParseOptions, maxDepth: Int, limit: Int,
     deliver: (consuming JSONValue) -> Void
-  ) -> (end: ElementRunEnd, ranges: [Range<Int>], failure: (index: Int, error: JKParseError)?) {
+  ) -> (taken: ElementRun, failure: (index: Int, error: JKParseError)?) {
     withContext { context in
       JSONValue.parseElementRun(
         run, options: options, maxDepth: maxDepth, limit: limit, with: context, deliver: deliver)

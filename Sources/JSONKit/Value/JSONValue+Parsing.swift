@@ -129,31 +129,23 @@ extension JSONValue {
 
   /// Parses the elements of a stream's array that `run` holds from its
   /// start, as many as the scanner takes in one batch (see
-  /// ``Scanner/scanElements(_:into:configuration:limits:ranges:roots:)``),
+  /// ``Scanner/scanElements(_:into:configuration:elementSize:)``),
   /// none longer than `limit`, passing each value to `deliver`, as
   /// ``parseRecords(_:bytes:options:maxDepth:elements:with:deliver:)``
-  /// parses elements; returns how far the run got, the elements' bytes in
-  /// it, and the index and error of the element that failed, if one did.
+  /// parses elements; returns what the run took, and the index and error of
+  /// the element that failed, if one did.
   static func parseElementRun(
     _ run: UnsafeRawBufferPointer, options: JKParseOptions, maxDepth: Int, limit: Int,
     with context: ScanContext, deliver: (consuming JSONValue) -> Void
-  ) -> (end: ElementRunEnd, ranges: [Range<Int>], failure: (index: Int, error: JKParseError)?) {
+  ) -> (taken: ElementRun, failure: (index: Int, error: JKParseError)?) {
     var configuration = configuration(options, maxDepth)
     configuration.skipsByteOrderMark = false
-    var roots: [Int] = []
-    var ranges: [Range<Int>] = []
-    roots.reserveCapacity(StreamBatch.records)
-    ranges.reserveCapacity(StreamBatch.records)
-    let end = Scanner.scanElements(
-      run, into: context, configuration: configuration,
-      limits: ElementRunLimits(
-        elements: StreamBatch.records, bytes: StreamBatch.bytes,
-        elementSize: limit),
-      ranges: &ranges, roots: &roots)
+    let taken = Scanner.scanElements(
+      run, into: context, configuration: configuration, elementSize: limit)
     let failure = buildRecords(
-      roots, first: 0, { UnsafeRawBufferPointer(rebasing: run[ranges[$0]]) }, within: run,
-      configuration, context, deliver)
-    return (end, ranges, failure)
+      taken.roots, first: 0, { taken.element($0, in: run) }, within: run, configuration, context,
+      deliver)
+    return (taken, failure)
   }
 
   /// Builds the values of the records whose roots a scan of `region` into
