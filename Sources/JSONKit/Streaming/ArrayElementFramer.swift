@@ -45,15 +45,13 @@ struct ArrayElementFramer: RecordFramer {
   private let maxDepth: Int
   /// Whether elements are given in runs for the scanner to frame.
   private let runs: Bool
-  /// Whether the next element is read here, byte by byte: the last run
-  /// stopped at it.
-  private var readsNextAlone = false
   /// How many runs in a row took no element.
   private var emptyRuns = 0
-  /// How many elements are still read here before a run is tried again:
-  /// after two runs in a row took nothing, as when a stream brings one
-  /// element at a time (an async sequence of bytes), whose elements a run
-  /// would scan twice.
+  /// How many elements are still read here, byte by byte, before a run is
+  /// tried again: the one a run stopped at, or after two runs in a row
+  /// took nothing, as when a stream brings one element at a time (an async
+  /// sequence of bytes), whose elements a run would scan twice, a batch's
+  /// worth.
   private var elementsBeforeRuns = 0
 
   private var stage = Stage.beforeArray
@@ -207,8 +205,8 @@ struct ArrayElementFramer: RecordFramer {
           position += 1
           continue
         }
-        if runs, !readsNextAlone, stage == .afterOpen || stage == .afterComma,
-          byte != UInt8(ascii: "]"), elementsBeforeRuns == 0
+        if runs, elementsBeforeRuns == 0, stage == .afterOpen || stage == .afterComma,
+          byte != UInt8(ascii: "]")
         {
           // An element starts here: the scanner finds where it and those
           // after it end. A later record of a batch ends the batch instead.
@@ -451,7 +449,6 @@ struct ArrayElementFramer: RecordFramer {
 
   private mutating func finishElement(at end: Int) -> FramedRecord {
     let record = FramedRecord(start: elementStart, end: end, place: elementPlace)
-    readsNextAlone = false
     if elementsBeforeRuns > 0 { elementsBeforeRuns -= 1 }
     index += 1
     stage = .afterElement
@@ -469,11 +466,12 @@ struct ArrayElementFramer: RecordFramer {
   }
 
   mutating func endRun(_ end: ElementRunEnd, in buffer: StreamBuffer) {
-    readsNextAlone = end.stoppedAtTrouble
     emptyRuns = end.elements == 0 ? emptyRuns + 1 : 0
     if emptyRuns >= 2 {
       emptyRuns = 0
       elementsBeforeRuns = StreamBatch.records
+    } else if end.stoppedAtTrouble {
+      elementsBeforeRuns = 1
     }
     guard end.elements > 0 else { return }
     let resume = scanned + end.resume

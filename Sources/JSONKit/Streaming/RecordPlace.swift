@@ -21,7 +21,7 @@ struct RecordPlace {
   var column: Int
   /// Whether the record is not one element but the bytes held from an
   /// element on, for the batch reader to scan as many elements of as it
-  /// can (see ``Scanner/scanElements(_:into:configuration:limits:ranges:roots:)``):
+  /// can (see ``Scanner/scanElements(_:into:configuration:elementSize:)``):
   /// the place is its first element's.
   var beginsRun = false
 
