@@ -79,12 +79,11 @@ enum ByteGathering {
 /// Where an element of a top-level array may end, followed byte by byte:
 /// after a string, object or array that the array holds directly, and at
 /// a comma, line break or `]` of the array (which end a number or
-/// literal). Strings
-/// and the depth of brackets are followed, so that a comma or brace inside
-/// an element does not end a fill: a fill then brings a whole element, and
-/// one framing of it. Once a `/` or `'` is seen (a comment, or a JSON5
-/// string, which it does not follow), every comma, `]`, `}`, quote and line
-/// break ends a fill.
+/// literal). Strings and the depth of brackets are followed, so that a
+/// comma or brace inside an element does not end a fill: a fill then
+/// brings a whole element, and one framing of it. Once a `/` or `'` is
+/// seen (a comment, or a JSON5 string, which it does not follow), every
+/// comma, `]`, `}`, quote and line break ends a fill.
 @usableFromInline
 struct ElementEnds {
   @usableFromInline var depth = 0
