@@ -73,7 +73,9 @@ struct ScanPrimitivesTests {
     UInt8(ascii: "\""), UInt8(ascii: "\\"), 0x00, 0x1F, 0x80, 0xC3, 0xFF,
   ])
   func plainStringBytesStopAtTheSpecialByteWhereverItSits(_ special: UInt8) {
-    for length in 0...24 {
+    // Past the first word, 16-byte blocks: up to 48 bytes puts the special
+    // byte in each lane of two blocks, and in the words after them.
+    for length in 0...48 {
       for at in 0...length {
         var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: length)
         if at < length { bytes[at] = special }
@@ -91,7 +93,7 @@ struct ScanPrimitivesTests {
     var random = SplitMix64(seed: 0x5CA7)
     let alphabet: [UInt8] = [0x20, 0x41, 0x7A, 0x22, 0x5C, 0x0A, 0x1F, 0x7F, 0x80, 0xE6, 0xFF]
     for _ in 0..<2_000 {
-      let bytes = (0..<Int.random(in: 0...40, using: &random)).map { _ in
+      let bytes = (0..<Int.random(in: 0...72, using: &random)).map { _ in
         Bool.random(using: &random)
           ? UInt8(ascii: "x") : alphabet.randomElement(using: &random)!
       }

@@ -16,12 +16,44 @@ enum ScanPrimitives {
     return (hasQuote | hasBackslash | hasControl | word) & highs
   }
 
+  /// Sixteen bytes at once: the index (0 to 15) of the first that is a
+  /// quote, a backslash, a control character or non-ASCII, or 16 if none is.
+  /// Read as signed, a byte of 0x80 or more is below 0x20. The compares are
+  /// vector instructions; the mask's two halves are read as words (the
+  /// standard library's `any` is a generic reduction that is not always made
+  /// one instruction).
+  @inline(__always)
+  static func firstSpecialByte(_ bytes: SIMD16<Int8>) -> Int {
+    let quotes = SIMD16<Int8>(repeating: 0x22)
+    let backslashes = SIMD16<Int8>(repeating: 0x5C)
+    let spaces = SIMD16<Int8>(repeating: 0x20)
+    let special = (bytes .== quotes) .| (bytes .== backslashes) .| (bytes .< spaces)
+    let halves = unsafeBitCast(special, to: SIMD2<UInt64>.self)
+    if halves[0] != 0 { return halves[0].littleEndian.trailingZeroBitCount >> 3 }
+    return 8 &+ halves[1].littleEndian.trailingZeroBitCount >> 3
+  }
+
   /// The index of the first byte at or after `start` that is a quote, a
   /// backslash, a control character or non-ASCII, or `end` if there is none.
+  ///
+  /// Most strings end within eight bytes, which one word answers. Past it,
+  /// sixteen bytes are tested at a time.
   @inline(__always)
   static func skipPlainStringBytes(_ base: UnsafePointer<UInt8>, from start: Int, end: Int) -> Int {
     var position = start
     let raw = UnsafeRawPointer(base)
+    if position &+ 8 <= end {
+      let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: position, as: UInt64.self))
+      let mask = specialByteMask(word)
+      if mask != 0 { return position &+ mask.trailingZeroBitCount >> 3 }
+      position &+= 8
+      while position &+ 16 <= end {
+        let bytes = raw.loadUnaligned(fromByteOffset: position, as: SIMD16<Int8>.self)
+        let first = firstSpecialByte(bytes)
+        if first < 16 { return position &+ first }
+        position &+= 16
+      }
+    }
     while position + 8 <= end {
       let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: position, as: UInt64.self))
       let mask = specialByteMask(word)
