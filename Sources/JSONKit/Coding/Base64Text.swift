@@ -24,13 +24,16 @@ import Foundation
 enum Base64Text {
   /// The bytes `Data(base64Encoded: string)` (no options) gives for these
   /// UTF-8 bytes, or nil where it gives nil.
-  static func decode(_ bytes: UnsafeBufferPointer<UInt8>) -> Data? {
+  ///
+  /// `table` is ``decodeTable``, fetched once by a caller that decodes many
+  /// values (each fetch of a lazily made static costs a call).
+  static func decode(_ bytes: UnsafeBufferPointer<UInt8>, table: DecodeTable = decodeTable)
+    -> Data?
+  {
     guard let text = bytes.baseAddress, bytes.count > 0 else { return Data() }
     guard let layout = DecodeLayout(text, count: bytes.count) else { return nil }
     if layout.groups == 0 { return Data([0]) }
-    return decodeTable.withUnsafeBufferPointer { table in
-      decode(text, layout: layout, table: table.baseAddress.unsafelyUnwrapped)
-    }
+    return decode(text, layout: layout, table: table.entries)
   }
 
   /// The most bytes `encode` stores for `count` input bytes, or nil when
@@ -81,18 +84,28 @@ enum Base64Text {
   /// entry of a character is its 6 bits already shifted to where they go
   /// among the group's 3 output bytes, byte `k` in bits `8k..<8k+8`, so a
   /// group's bytes are the OR of four loads.
-  private static let decodeTable: [UInt32] = {
-    var table = [UInt32](repeating: invalid, count: 1024)
-    for (index, character) in alphabet.enumerated() {
-      let bits = UInt32(index)
-      let entry = Int(character)
-      table[entry] = bits << 2
-      table[256 + entry] = bits >> 4 | (bits & 0xF) << 12
-      table[512 + entry] = (bits >> 2) << 8 | (bits & 0x3) << 22
-      table[768 + entry] = bits << 16
+  static let decodeTable = DecodeTable()
+
+  /// ``decodeTable``'s entries, made once and never freed, so that a
+  /// caller can hold them across many values; nothing writes them after they
+  /// are made, so any thread may read them.
+  struct DecodeTable: @unchecked Sendable {
+    let entries: UnsafePointer<UInt32>
+
+    fileprivate init() {
+      let table = UnsafeMutablePointer<UInt32>.allocate(capacity: 1024)
+      table.initialize(repeating: invalid, count: 1024)
+      for (index, character) in alphabet.enumerated() {
+        let bits = UInt32(index)
+        let entry = Int(character)
+        table[entry] = bits << 2
+        table[256 + entry] = bits >> 4 | (bits & 0xF) << 12
+        table[512 + entry] = (bits >> 2) << 8 | (bits & 0x3) << 22
+        table[768 + entry] = bits << 16
+      }
+      entries = UnsafePointer(table)
     }
-    return table
-  }()
+  }
 
   /// The two characters of every 12-bit value, the first in the low half:
   /// three input bytes are two loads and two stores.
@@ -146,13 +159,13 @@ enum Base64Text {
   ) -> Data? {
     let count = layout.outputCount
     if count <= shortOutput {
-      return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: shortOutput) { buffer in
+      return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: shortOutput + 1) { buffer in
         let out = buffer.baseAddress.unsafelyUnwrapped
         guard decodeGroups(text, layout: layout, table: table, to: out) else { return nil }
         return Data(bytes: out, count: count)
       }
     }
-    guard let memory = malloc(count) else { return nil }  // out of memory
+    guard let memory = malloc(count + 1) else { return nil }  // out of memory
     let out = memory.assumingMemoryBound(to: UInt8.self)
     guard decodeGroups(text, layout: layout, table: table, to: out) else {
       free(memory)
@@ -164,8 +177,8 @@ enum Base64Text {
   /// The most output decoded on the stack.
   private static let shortOutput = 64
 
-  /// Decodes every group into `out`; false at a character outside the
-  /// alphabet.
+  /// Decodes every group into `out`, which has room for one byte more than
+  /// the output; false at a character outside the alphabet.
   @inline(__always)
   private static func decodeGroups(
     _ text: UnsafePointer<UInt8>, layout: DecodeLayout, table: UnsafePointer<UInt32>,
@@ -175,24 +188,29 @@ enum Base64Text {
     let whole = layout.groups - 1
     var seen: UInt32 = 0
     var group = 0
-    // Each group stores 4 bytes for its 3; the 4th is the next group's
-    // first, and the last group, which stores byte by byte, always has one.
-    while group < whole {
+    // Two groups store 8 bytes for their 6, and one group 4 for its 3; the
+    // bytes past them are the next group's, or the last group's first
+    // (which it stores byte by byte, and always has), or the byte of room.
+    while group &+ 1 < whole {
       let chars = text + group &* 4
-      let bytes =
-        table[Int(chars[0])] | table[256 + Int(chars[1])] | table[512 + Int(chars[2])]
-        | table[768 + Int(chars[3])]
+      let first = groupBits(chars[0], chars[1], chars[2], chars[3], table: table)
+      let second = groupBits(chars[4], chars[5], chars[6], chars[7], table: table)
+      seen |= first | second
+      let bytes = UInt64(first) | UInt64(second) << 24
+      raw.storeBytes(of: bytes.littleEndian, toByteOffset: group &* 3, as: UInt64.self)
+      group &+= 2
+    }
+    if group < whole {
+      let chars = text + group &* 4
+      let bytes = groupBits(chars[0], chars[1], chars[2], chars[3], table: table)
       seen |= bytes
       raw.storeBytes(of: bytes.littleEndian, toByteOffset: group &* 3, as: UInt32.self)
-      group += 1
     }
     let pad = UInt8(ascii: "A")  // an `=` in the last group reads as `A`, 0 bits
     let chars = text + whole &* 4
     let third = layout.lastHasThird ? chars[2] : pad
     let fourth = layout.lastHasFourth ? chars[3] : pad
-    let bytes =
-      table[Int(chars[0])] | table[256 + Int(chars[1])] | table[512 + Int(third)]
-      | table[768 + Int(fourth)]
+    let bytes = groupBits(chars[0], chars[1], third, fourth, table: table)
     seen |= bytes
     var at = whole &* 3
     out[at] = UInt8(truncatingIfNeeded: bytes)
@@ -203,6 +221,17 @@ enum Base64Text {
     }
     if layout.lastHasFourth { out[at] = UInt8(truncatingIfNeeded: bytes >> 16) }
     return seen & invalid == 0
+  }
+
+  /// A group's three bytes in the low 24 bits, and ``invalid`` set when any
+  /// of its four characters is outside the alphabet.
+  @inline(__always)
+  private static func groupBits(
+    _ first: UInt8, _ second: UInt8, _ third: UInt8, _ fourth: UInt8,
+    table: UnsafePointer<UInt32>
+  ) -> UInt32 {
+    table[Int(first)] | table[256 &+ Int(second)] | table[512 &+ Int(third)]
+      | table[768 &+ Int(fourth)]
   }
 
   // MARK: - Encoding

@@ -85,7 +85,12 @@ extension DecodingSession {
     }
   }
 
-  func data(at index: Int, path: @autoclosure () -> [any CodingKey]) throws -> Data {
+  /// `base64` is passed by a caller that reads many values, which fetches it
+  /// once.
+  func data(
+    at index: Int, path: @autoclosure () -> [any CodingKey],
+    base64: Base64Text.DecodeTable = Base64Text.decodeTable
+  ) throws -> Data {
     let entry = entries[index]
     if entry.kind == .null { throw DecodingErrors.valueNotFound(Data.self, path: path()) }
     if entry.kind == .bytes, entry.flags & ~TapeEntry.inArena == 0 {
@@ -99,7 +104,8 @@ extension DecodingSession {
     case .deferredToData:
       return try Data(from: TapeDecoder(session: self, index: index))
     case .base64:
-      if entry.kind == .string, let data = Base64Text.decode(tape.stringBytes(entry)) {
+      if entry.kind == .string, let data = Base64Text.decode(tape.stringBytes(entry), table: base64)
+      {
         return data
       }
       return try foundationBase64Data(at: index, path: path())
@@ -140,7 +146,24 @@ extension DecodingSession {
       return try elements(at: index, as: Element.self) { position, _ in
         try uuid(at: position) ?? initialize(UUID.self, at: position)
       }
-    case .data: return try elements(at: index, as: Element.self) { try data(at: $0, path: $1()) }
+    case .data:
+      let base64 = Base64Text.decodeTable
+      guard !options.binaryTape, case .base64 = options.dataDecodingStrategy else {
+        return try elements(at: index, as: Element.self) {
+          try data(at: $0, path: $1(), base64: base64)
+        }
+      }
+      // Foundation's default, tested once for the array: each string that
+      // JSONKit's reader takes is read straight, anything else as one value.
+      return try elements(at: index, as: Element.self) { position, path in
+        let entry = entries[position]
+        if entry.kind == .string,
+          let data = Base64Text.decode(tape.stringBytes(entry), table: base64)
+        {
+          return data
+        }
+        return try data(at: position, path: path(), base64: base64)
+      }
     case .url: return try elements(at: index, as: Element.self) { try url(at: $0, path: $1()) }
     case .decimal:
       return try elements(at: index, as: Element.self) { try decimal(at: $0, path: $1()) }

@@ -24,12 +24,13 @@ extension FoundationParityTests {
     return texts.filter { !$0.contains("\u{0}") }
   }()
 
-  /// Encodings of seeded bytes of each length below 48, each also repadded
-  /// and with one and two slips.
+  /// Encodings of seeded bytes of each length below 48, and of lengths
+  /// around the 64 bytes past which output is decoded into the heap rather
+  /// than the stack, each also repadded and with one and two slips.
   private static let base64GeneratedTexts: [String] = {
     var generator = Base64TextGenerator(random: SplitMix64(seed: 0xB64_0001))
     var texts: [String] = []
-    for length in 0..<48 {
+    for length in Array(0..<48) + [62, 63, 64, 65, 66, 67, 100, 1_000, 4_099] {
       for _ in 0..<12 {
         let text = generator.encoding(length: length)
         texts.append(text)
