@@ -597,38 +597,43 @@ struct ArrayElementFramer: RecordFramer {
     return columnsBefore + 1
   }
 
-  /// How many bytes of `bytes` start a scalar, counted eight at a time:
+  /// How many bytes of `bytes` start a scalar, counted sixteen at a time:
   /// every element's column is counted so, over every byte of a stream
   /// written on one line.
   private static func scalarStarts(in bytes: UnsafeRawBufferPointer) -> Int {
     guard let base = bytes.baseAddress else { return 0 }
-    let highs: UInt64 = 0x8080_8080_8080_8080
+    // A continuation byte is 10xxxxxx: read as signed, below -64.
+    let continuationBelow = SIMD16<Int8>(repeating: -64)
     var continuations = 0
     var position = 0
-    while position + 8 <= bytes.count {
-      // Up to 255 words' flags are summed lane by lane, then the lanes
-      // are summed by multiplications (the baseline x86-64 has no
-      // population count instruction, and the portable one is five times
-      // as long). A word of ASCII adds nothing.
-      var lanes: UInt64 = 0
-      let stop = Swift.min(bytes.count, position + 255 * 8)
-      while position + 8 <= stop {
-        let word = base.loadUnaligned(fromByteOffset: position, as: UInt64.self)
-        position &+= 8
-        if word & highs == 0 { continue }
-        // A continuation byte is 10xxxxxx: its top bit set, the next one
-        // clear; its flag moves to the lane's low bit.
-        lanes &+= (word & ~(word << 1) & highs) >> 7
+    while position &+ 16 <= bytes.count {
+      // Up to 255 blocks are counted lane by lane (a true compare is all
+      // ones, so subtracting it adds one), then the lanes are summed by
+      // multiplications: the baseline x86-64 has no population count
+      // instruction.
+      var lanes = SIMD16<UInt8>()
+      let stop = Swift.min(bytes.count, position &+ 255 &* 16)
+      while position &+ 16 <= stop {
+        let block = base.loadUnaligned(fromByteOffset: position, as: SIMD16<Int8>.self)
+        lanes &-= unsafeBitCast(block .< continuationBelow, to: SIMD16<UInt8>.self)
+        position &+= 16
       }
-      // Pairs of lanes in 16 bits, then those four summed in the top 16.
-      let lanePairs = (lanes & 0x00FF_00FF_00FF_00FF) &+ (lanes >> 8 & 0x00FF_00FF_00FF_00FF)
-      continuations &+= Int(truncatingIfNeeded: (lanePairs &* 0x0001_0001_0001_0001) >> 48)
+      let halves = unsafeBitCast(lanes, to: SIMD2<UInt64>.self)
+      continuations &+= Self.laneSum(halves[0]) &+ Self.laneSum(halves[1])
     }
     while position < bytes.count {
       if bytes[position] & 0xC0 == 0x80 { continuations += 1 }
       position += 1
     }
     return bytes.count - continuations
+  }
+
+  /// The sum of the eight bytes of `lanes`: pairs of lanes in 16 bits, then
+  /// those four summed into the top 16 by one multiplication.
+  @inline(__always)
+  private static func laneSum(_ lanes: UInt64) -> Int {
+    let lanePairs = (lanes & 0x00FF_00FF_00FF_00FF) &+ (lanes >> 8 & 0x00FF_00FF_00FF_00FF)
+    return Int(truncatingIfNeeded: (lanePairs &* 0x0001_0001_0001_0001) >> 48)
   }
 
   /// The error at `offset`, on the current line unless `place` says
