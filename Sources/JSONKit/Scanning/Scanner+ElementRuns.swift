@@ -77,24 +77,37 @@ extension Scanner where Recording == TapeRecording {
       outcome.stoppedAtTrouble = true
       return outcome
     }
-    let bytes = base.assumingMemoryBound(to: UInt8.self)
     var configuration = configuration
     configuration.endsAtValue = true
+    // One scanner for the run, each element scanned as a document of its own.
+    return Scanner.withScanner(
+      over: base, count: run.count, context: context, configuration: configuration
+    ) { scanner in
+      scanElements(run, with: scanner, elementSize: elementSize, roots: &roots, ranges: &ranges)
+    }
+  }
+
+  private static func scanElements(
+    _ run: UnsafeRawBufferPointer, with scanner: UnsafeMutablePointer<Scanner>,
+    elementSize: Int, roots: inout [Int], ranges: inout [Range<Int>]
+  ) -> ElementRunEnd {
+    var outcome = ElementRunEnd()
+    let bytes = run.baseAddress.unsafelyUnwrapped.assumingMemoryBound(to: UInt8.self)
     var start = 0
     var length = 0
     while outcome.elements < StreamBatch.records, length < StreamBatch.bytes {
       let appending = outcome.elements > 0
-      let root = appending ? context.state.tape.count : 0
-      let arenaCount = appending ? context.state.arena.count : 0
+      let root = appending ? scanner.pointee.state.tape.count : 0
+      let arenaCount = appending ? scanner.pointee.state.arena.count : 0
       let rest = UnsafeRawBufferPointer(rebasing: run[start...])
-      let valueLength: Int
+      scanner.pointee.index = start
       do {
-        valueLength = try Scanner.run(
-          rest, into: context, configuration: configuration, within: run, appending: appending)
+        try scanner.pointee.scan(rest, appending: appending)
       } catch {
         outcome.stoppedAtTrouble = true
         return outcome
       }
+      let valueLength = scanner.pointee.index - start
       let end = start + valueLength
       var next = end
       while next < run.count, Self.isJSONWhitespace(bytes[next]) { next += 1 }
@@ -113,8 +126,8 @@ extension Scanner where Recording == TapeRecording {
         valueLength <= elementSize
       else {
         // Cut off, too long, or followed by what no array allows there.
-        context.state.tape.count = root
-        context.state.arena.count = arenaCount
+        scanner.pointee.state.tape.count = root
+        scanner.pointee.state.arena.count = arenaCount
         outcome.stoppedAtTrouble = true
         return outcome
       }

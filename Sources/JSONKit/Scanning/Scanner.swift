@@ -107,33 +107,48 @@ struct Scanner<Recording: ScanRecording> {
         .inputTooLarge, "the input is larger than 4 GiB, the most one document may hold",
         offset: 0, in: input)
     }
-    // The scanner owns the context's state while it runs: moved in from
-    // the context and back out, never copied. A copy would take and drop a
-    // reference to each of the state's buffers, and a stream scans one
-    // small record after another. So the scanner lives in memory that is
-    // not destroyed as a value: every other member of it is plain bits.
-    let state = context.stateAddress
-    return try withUnsafeTemporaryAllocation(of: Scanner.self, capacity: 1) {
-      (memory) throws(JKParseError) -> Int in
-      let scanner = memory.baseAddress.unsafelyUnwrapped
-      scanner.initialize(
-        to: Scanner(
-          base: base.assumingMemoryBound(to: UInt8.self), count: start + input.count,
-          state: state.move(), configuration: configuration))
-      defer {
-        // The stored member's own address: the move leaves it empty.
-        state.moveInitialize(from: scanner.pointer(to: \.state).unsafelyUnwrapped, count: 1)
-      }
+    return try withScanner(
+      over: base, count: start + input.count, context: context, configuration: configuration
+    ) { (scanner) throws(JKParseError) -> Int in
       scanner.pointee.index = start
       try scanner.pointee.scan(input, appending: appending)
       return scanner.pointee.index - start
     }
   }
 
+  /// Calls `body` with a scanner of the `count` bytes at `base` that holds
+  /// the state of `context` until `body` returns.
+  ///
+  /// The scanner owns the context's state while it runs: moved in from
+  /// the context and back out, never copied. A copy would take and drop a
+  /// reference to each of the state's buffers, and a stream scans one
+  /// small record after another. So the scanner lives in memory that is
+  /// not destroyed as a value: every other member of it is plain bits.
+  @inline(__always)
+  static func withScanner<Result, Failure: Error>(
+    over base: UnsafeRawPointer, count: Int, context: ScanContext,
+    configuration: ScanConfiguration,
+    _ body: (UnsafeMutablePointer<Scanner>) throws(Failure) -> Result
+  ) throws(Failure) -> Result {
+    let state = context.stateAddress
+    return try withUnsafeTemporaryAllocation(of: Scanner.self, capacity: 1) {
+      (memory) throws(Failure) -> Result in
+      let scanner = memory.baseAddress.unsafelyUnwrapped
+      scanner.initialize(
+        to: Scanner(
+          base: base.assumingMemoryBound(to: UInt8.self), count: count,
+          state: state.move(), configuration: configuration))
+      defer {
+        // The stored member's own address: the move leaves it empty.
+        state.moveInitialize(from: scanner.pointer(to: \.state).unsafelyUnwrapped, count: 1)
+      }
+      return try body(scanner)
+    }
+  }
+
   /// Scans the document, which starts at `index`: `input` is its text, for
   /// errors.
-  private mutating func scan(_ input: UnsafeRawBufferPointer, appending: Bool) throws(JKParseError)
-  {
+  mutating func scan(_ input: UnsafeRawBufferPointer, appending: Bool) throws(JKParseError) {
     let start = index
     let tapeStart = appending ? state.tape.count : 0
     let arenaStart = appending ? state.arena.count : 0
