@@ -41,7 +41,9 @@ struct ScanConfiguration: BitwiseCopyable {
 /// scanner as a value, only moves its state out.
 struct Scanner<Recording: ScanRecording> {
   let base: UnsafePointer<UInt8>
-  let end: Int
+  /// Where the document ends; a batch of records, scanned by one scanner,
+  /// sets it for each record.
+  var end: Int
   var index = 0
   var state: ScanState
   let configuration: ScanConfiguration
@@ -97,9 +99,7 @@ struct Scanner<Recording: ScanRecording> {
     _ input: UnsafeRawBufferPointer, into context: ScanContext, configuration: ScanConfiguration,
     within region: UnsafeRawBufferPointer? = nil, appending: Bool = false
   ) throws(JKParseError) -> Int {
-    guard let inputStart = input.baseAddress, input.count > 0 else {
-      throw JKParseError(.emptyInput, "the input is empty", offset: 0, in: input)
-    }
+    guard let inputStart = input.baseAddress, input.count > 0 else { throw emptyInput(input) }
     let base = region?.baseAddress ?? inputStart
     let start = inputStart - base
     guard start + input.count < Int(UInt32.max) else {
@@ -114,6 +114,11 @@ struct Scanner<Recording: ScanRecording> {
       try scanner.pointee.scan(input, appending: appending)
       return scanner.pointee.index - start
     }
+  }
+
+  /// The error for empty input.
+  static func emptyInput(_ input: UnsafeRawBufferPointer) -> JKParseError {
+    JKParseError(.emptyInput, "the input is empty", offset: 0, in: input)
   }
 
   /// Calls `body` with a scanner of the `count` bytes at `base` that holds
@@ -951,18 +956,31 @@ extension Scanner where Recording == TapeRecording {
     within region: UnsafeRawBufferPointer, into context: ScanContext,
     configuration: ScanConfiguration, roots: inout [Int]
   ) -> (index: Int, error: JKParseError)? {
-    for index in records {
-      let appending = index != records.lowerBound
-      let root = appending ? context.state.tape.count : 0
-      do {
-        try InputText(utf8: bytes(index)).scan(
-          into: context, configuration: configuration, within: region, appending: appending)
-      } catch {
-        return (index, error)
+    guard let regionStart = region.baseAddress else { return nil }
+    // One scanner for the batch, each record scanned as a document of its
+    // own in it, as `InputText.scan` would scan it.
+    return withScanner(
+      over: regionStart, count: region.count, context: context, configuration: configuration
+    ) { scanner in
+      for index in records {
+        let appending = index != records.lowerBound
+        let root = appending ? scanner.pointee.state.tape.count : 0
+        let record = bytes(index)
+        guard let recordStart = record.baseAddress, record.count > 0 else {
+          return (index, emptyInput(record))
+        }
+        let start = recordStart - regionStart
+        scanner.pointee.index = start
+        scanner.pointee.end = start + record.count
+        do throws(JKParseError) {
+          try scanner.pointee.scan(record, appending: appending)
+        } catch {
+          return (index, InputText(utf8: record).relocated(error))
+        }
+        roots.append(root)
       }
-      roots.append(root)
+      return nil
     }
-    return nil
   }
 }
 
