@@ -253,6 +253,16 @@ final class DecodingSession {
     typeShapes.shape(of: type)
   }
 
+  /// Whether ``unwrap(_:at:path:)`` comes to `initialize` for `T`, as for
+  /// most models: a caller decoding many values of `T` asks once, then
+  /// calls ``initialize(_:at:)`` for each.
+  func decodesByInitializer<T: Decodable>(_ type: T.Type) -> Bool {
+    guard LeafKind.scalar(T.self) == nil, case .initializerOnly = shape(of: T.self) else {
+      return false
+    }
+    return true
+  }
+
   /// `type` as an array type that decodes straight from the tape, if it is one.
   func arrayConformance(of type: Any.Type) -> (any TapeDecodableArray.Type)? {
     if case .array(let array) = shape(of: type) { return array }

@@ -145,13 +145,18 @@ final class RecordDecoder {
     }
     var failure: Failure?
     let regionStart = region.baseAddress.unsafelyUnwrapped
+    let byInitializer = current.decodesByInitializer(type)
     for (offset, root) in roots.enumerated() {
       let index = first + offset
       let text = bytes(index)
       do {
         let value = try current.decodeDocument(
           InputText(utf8: text), root: root, start: text.baseAddress.unsafelyUnwrapped - regionStart
-        ) { try $0.session.unwrap(type, at: root, path: []) }
+        ) {
+          byInitializer
+            ? try $0.session.initialize(type, at: root)
+            : try $0.session.unwrap(type, at: root, path: [])
+        }
         deliver(consume value)
       } catch {
         failure = Failure(index: index, error: error)
