@@ -32,6 +32,10 @@ final class RecordDecoder {
   /// The session of the batch before, free for the next one; nil before
   /// the first batch and after one that left it unfit to reuse.
   private var session: DecodingSession?
+  /// The record type last found to decode by its initializer alone (see
+  /// ``DecodingSession/decodesByInitializer(_:)``): a stream asks once, not
+  /// once per batch.
+  private var initializerDecoded: ObjectIdentifier?
 
   /// The record of a batch that failed, by its index, and its error.
   struct Failure: Error {
@@ -145,7 +149,11 @@ final class RecordDecoder {
     }
     var failure: Failure?
     let regionStart = region.baseAddress.unsafelyUnwrapped
-    let byInitializer = current.decodesByInitializer(type)
+    var byInitializer = initializerDecoded == ObjectIdentifier(T.self)
+    if !byInitializer, current.decodesByInitializer(type) {
+      byInitializer = true
+      initializerDecoded = ObjectIdentifier(T.self)
+    }
     for (offset, root) in roots.enumerated() {
       let index = first + offset
       let text = bytes(index)
