@@ -264,3 +264,20 @@ struct ArrayElementStreamTests {
     #expect(outcome.elements == [["a": 1], "x", 3])
   }
 }
+
+extension ArrayElementStreamTests {
+  @Test("A byte order mark split across chunks does not count against maxRecordSize")
+  func splitByteOrderMarkAndTheLimit() async {
+    let bytes: [UInt8] = [0xEF, 0xBB, 0xBF] + Array("[1,2]".utf8)
+    for size in [1, 2, 3, bytes.count] {
+      let outcome = await StreamOutcome(
+        JKDecoder().decodeArrayElements(
+          Int.self, from: ChunkedBytes(bytes, every: size), maxRecordSize: 1))
+      #expect(outcome.error == nil, "chunks of \(size)")
+      #expect(outcome.elements == [1, 2], "chunks of \(size)")
+      let values = await StreamOutcome(
+        JSONValue.arrayElements(from: ChunkedBytes(bytes, every: size), maxRecordSize: 1))
+      #expect(values.elements == [.int(1), .int(2)], "chunks of \(size)")
+    }
+  }
+}

@@ -320,3 +320,30 @@ struct ByteStreamLatencyTests {
     #expect(try await iterator.next() == nil)
   }
 }
+
+extension ElementRunTests {
+  @Test("Under .looseUnicode, an error's column counts ill-formed bytes as the whole input does")
+  func columnsAfterIllFormedBytes() async throws {
+    // Stray continuation bytes and a cut-off sequence, each a column of
+    // its own in an error's place, then a bad element on the same line.
+    var text = Array(#"["a"#.utf8) + [0x80, 0x80, 0xBF] + Array(#"",""#.utf8) + [0xE2, 0x82]
+    text += Array(#"","é😀",{"x":1},"bad\x"]"#.utf8)
+    let whole = #expect(throws: JKParseError.self) {
+      try JSONValue(parsing: Data(text), options: .looseUnicode)
+    }
+    #expect(whole?.line == 1)
+    for size in [1, 3, 7, text.count] {
+      let values = await StreamOutcome(
+        JSONValue.arrayElements(from: ChunkedBytes(text, every: size), options: .looseUnicode))
+      #expect(values.elements.count == 4, "chunks of \(size)")
+      #expect(values.parseError?.offset == whole?.offset, "chunks of \(size)")
+      #expect(values.parseError?.column == whole?.column, "chunks of \(size)")
+      let decoder = JKDecoder()
+      decoder.parseOptions = .looseUnicode
+      let decoded = await StreamOutcome(
+        decoder.decodeArrayElements(JSONValue.self, from: ChunkedBytes(text, every: size)))
+      #expect(decoded.elements.count == 4, "chunks of \(size)")
+      #expect(decoded.parseError?.column == whole?.column, "chunks of \(size)")
+    }
+  }
+}

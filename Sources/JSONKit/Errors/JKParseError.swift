@@ -174,13 +174,7 @@ struct SourcePosition {
       }
       index += 1
     }
-    // Continuation bytes of well-formed sequences do not start a scalar.
-    // ASCII needs no look back: a line megabytes long (minified JSON)
-    // costs one comparison per byte.
-    for position in lineStart..<offset
-    where input[position] < 0x80 || !Self.isContinuation(of: input, at: position) {
-      column += 1
-    }
+    column += Self.columns(in: input, from: lineStart, to: offset)
     var lineEnd = offset
     while lineEnd < input.count, input[lineEnd] != 0x0A, input[lineEnd] != 0x0D {
       lineEnd += 1
@@ -194,6 +188,21 @@ struct SourcePosition {
       to += 1
     }
     excerpt = Self.visible(UnsafeRawBufferPointer(rebasing: input[from..<to]))
+  }
+
+  /// How many columns the bytes of `input` from `start` to `end` take: one
+  /// for each scalar, and one for each byte of an ill-formed sequence (which
+  /// `.looseUnicode` lets through). Continuation bytes of well-formed
+  /// sequences do not start a scalar; the bytes of `input` around the range
+  /// are read to tell. ASCII needs no look back: a line megabytes long
+  /// (minified JSON) costs one comparison per byte.
+  static func columns(in input: UnsafeRawBufferPointer, from start: Int, to end: Int) -> Int {
+    var columns = 0
+    for position in start..<end
+    where input[position] < 0x80 || !isContinuation(of: input, at: position) {
+      columns += 1
+    }
+    return columns
   }
 
   /// Whether the byte at `position` continues a well-formed multi-byte

@@ -40,7 +40,8 @@ struct ArrayElementFramer: RecordFramer {
   private let singleQuotes: Bool
   private let allowsTrailingComma: Bool
   private let permitsTextAfterArray: Bool
-  /// Whether ill-formed UTF-8 in a comment passes (`.looseUnicode`).
+  /// Whether ill-formed UTF-8 passes (`.looseUnicode`): in a comment, and
+  /// in the columns counted.
   private let looseUnicode: Bool
   private let maxDepth: Int
   /// Whether elements are given in runs for the scanner to frame.
@@ -97,6 +98,10 @@ struct ArrayElementFramer: RecordFramer {
     // A '/' that may not begin a comment is reported with what follows it.
     return comment == .slash ? commentStart : scanned
   }
+
+  /// Up to two bytes of a byte order mark, held at the stream's start
+  /// until its third byte comes (or the stream ends).
+  var unlimitedPrefix: Int { stage == .beforeArray && scanned == 0 ? 2 : 0 }
 
   mutating func willDiscard(in buffer: StreamBuffer, upTo offset: Int) {
     if counted < offset { _ = column(at: offset, in: buffer) }
@@ -587,11 +592,20 @@ struct ArrayElementFramer: RecordFramer {
 
   /// The column of stream offset `offset` on the current line, counting
   /// the scalars not yet counted (each byte that does not continue a
-  /// multi-byte sequence starts one).
+  /// multi-byte sequence starts one; under `.looseUnicode`, each byte of an
+  /// ill-formed sequence too).
   private mutating func column(at offset: Int, in buffer: StreamBuffer) -> Int {
     if counted < offset {
-      columnsBefore += Self.scalarStarts(
-        in: buffer.bytes(from: Swift.max(counted, buffer.origin), to: offset))
+      let from = Swift.max(counted, buffer.origin)
+      if looseUnicode {
+        // Ill-formed bytes may be let through, each a column of its own, as
+        // an error in the whole input counts them.
+        let held = buffer.bytes(from: buffer.origin, to: buffer.end)
+        columnsBefore += SourcePosition.columns(
+          in: held, from: from - buffer.origin, to: offset - buffer.origin)
+      } else {
+        columnsBefore += Self.scalarStarts(in: buffer.bytes(from: from, to: offset))
+      }
       counted = offset
     }
     return columnsBefore + 1

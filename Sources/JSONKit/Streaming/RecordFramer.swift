@@ -8,6 +8,11 @@ protocol RecordFramer {
   /// of the record it is inside, or of what it has not yet looked at.
   var pendingStart: Int { get }
 
+  /// How many bytes from ``pendingStart`` on belong to no record and do not
+  /// count against a record's size limit: the start of a byte order mark
+  /// split across chunks, which the framer holds until it knows.
+  var unlimitedPrefix: Int { get }
+
   /// The next complete record among the bytes held by `buffer`, looking
   /// only at bytes it has not yet looked at; `nil` when more bytes are
   /// needed or, once `atEnd`, when the stream holds no more records.
@@ -54,4 +59,9 @@ extension JKParseError {
       .inputTooLarge, "\(subject) is longer than the limit of \(limit) bytes for one record",
       offset: place.offset, line: place.line, column: place.column, excerpt: "")
   }
+}
+
+extension RecordFramer {
+  /// None: every byte held from ``pendingStart`` on counts.
+  var unlimitedPrefix: Int { 0 }
 }

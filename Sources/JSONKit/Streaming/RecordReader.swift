@@ -52,7 +52,7 @@ final class RecordReader<Framer: RecordFramer, Source: ChunkSource> {
       }
       do {
         try Task.checkCancellation()
-        if buffer.end - framer.pendingStart > limit {
+        if buffer.end - framer.pendingStart - framer.unlimitedPrefix > limit {
           throw failure(framer.oversized(limit: limit))
         }
         let keep = framer.pendingStart
