@@ -25,6 +25,7 @@ where Base.Element: Sequence, Base.Element.Element == UInt8 {
 struct ByteFillSource: ChunkSource {
   let fill: ByteGathering.Fill
 
+  @inline(__always)
   mutating func read(into buffer: inout StreamBuffer) async throws -> Bool {
     let space = buffer.freeSpace(atLeast: ByteGathering.leastSpace)
     // At most a chunk's worth at a time, as from a sequence of chunks.

@@ -42,6 +42,7 @@ final class RecordReader<Framer: RecordFramer, Source: ChunkSource> {
   /// task is cancelled before more is read from the source (the sequence's
   /// iterator checks at every record it delivers), and ``JKParseError``
   /// when the stream is not made of records; either ends the stream.
+  @inline(__always)
   func next() async throws -> (bytes: UnsafeRawBufferPointer, place: RecordPlace)? {
     while true {
       if let record = try nextBuffered(startingBatch: true) { return record }
