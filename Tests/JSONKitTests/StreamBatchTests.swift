@@ -292,3 +292,56 @@ struct StreamBatchTests {
     #expect(last)
   }
 }
+
+extension StreamBatchTests {
+  /// The state of a top-level object written without braces belongs to one
+  /// record: a record after one such object, in the same batch, reads as it
+  /// would alone.
+  @Test(
+    "A batch's records without top-level braces read as each alone",
+    arguments: [false, true])
+  func bracelessRecordsReadAsEachAlone(json5: Bool) async throws {
+    let decoder = JKDecoder()
+    decoder.assumesTopLevelDictionary = true
+    decoder.allowsJSON5 = json5
+    let batches = [
+      [#""a":1"#, #""b":2}"#],
+      [#""a":1"#, #"{"b":2}"#],
+      [#"// note"#, #""b":2}"#],
+      [#""a":1"#, #""b":2"#, #"{"c":3}"#],
+    ]
+    for lines in batches {
+      var alone: [String] = []
+      for line in lines {
+        do {
+          alone.append("\(try decoder.decode([String: Int].self, from: Data(line.utf8)))")
+        } catch {
+          alone.append("error \(Self.place(of: error))")
+        }
+      }
+      let text = Data((lines.joined(separator: "\n") + "\n").utf8)
+      var batched: [String] = []
+      do {
+        for value in try decoder.decodeLines([String: Int].self, from: text) {
+          batched.append("\(value)")
+        }
+      } catch {
+        batched.append("error \(Self.place(of: error))")
+      }
+      // Every record's value, or the first record's error.
+      let expected = alone.first { $0.hasPrefix("error") }.map { [$0] } ?? alone
+      #expect(batched == expected, "\(lines), json5: \(json5)")
+    }
+  }
+
+  /// The kind and column of the parse error under `error`: a record's
+  /// column is the same read alone or in a batch.
+  private static func place(of error: any Error) -> String {
+    var parse = error as? JKParseError
+    if case DecodingError.dataCorrupted(let context) = error {
+      parse = context.underlyingError as? JKParseError
+    }
+    guard let parse else { return "\(type(of: error))" }
+    return "\(parse.kind) column \(parse.column)"
+  }
+}

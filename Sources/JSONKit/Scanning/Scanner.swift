@@ -102,11 +102,7 @@ struct Scanner<Recording: ScanRecording> {
     guard let inputStart = input.baseAddress, input.count > 0 else { throw emptyInput(input) }
     let base = region?.baseAddress ?? inputStart
     let start = inputStart - base
-    guard start + input.count < Int(UInt32.max) else {
-      throw JKParseError(
-        .inputTooLarge, "the input is larger than 4 GiB, the most one document may hold",
-        offset: 0, in: input)
-    }
+    guard start + input.count < Int(UInt32.max) else { throw inputTooLarge(input) }
     return try withScanner(
       over: base, count: start + input.count, context: context, configuration: configuration
     ) { (scanner) throws(JKParseError) -> Int in
@@ -119,6 +115,13 @@ struct Scanner<Recording: ScanRecording> {
   /// The error for empty input.
   static func emptyInput(_ input: UnsafeRawBufferPointer) -> JKParseError {
     JKParseError(.emptyInput, "the input is empty", offset: 0, in: input)
+  }
+
+  /// The error for input whose offsets do not fit the tape's 32 bits.
+  static func inputTooLarge(_ input: UnsafeRawBufferPointer) -> JKParseError {
+    JKParseError(
+      .inputTooLarge, "the input is larger than 4 GiB, the most one document may hold",
+      offset: 0, in: input)
   }
 
   /// Calls `body` with a scanner of the `count` bytes at `base` that holds
@@ -162,6 +165,9 @@ struct Scanner<Recording: ScanRecording> {
     state.stack.count = 0
     state.keyStack.count = 0
     state.keys.beginDocument()
+    // A scanner may read several documents (a batch of records) in turn.
+    bracelessObjectStart = -1
+    bracelessObjectEnded = false
     do {
       try scanDocument()
     } catch {
@@ -956,7 +962,16 @@ extension Scanner where Recording == TapeRecording {
     within region: UnsafeRawBufferPointer, into context: ScanContext,
     configuration: ScanConfiguration, roots: inout [Int]
   ) -> (index: Int, error: JKParseError)? {
-    guard let regionStart = region.baseAddress else { return nil }
+    guard !records.isEmpty else { return nil }
+    guard let regionStart = region.baseAddress, region.count > 0 else {
+      return (records.lowerBound, emptyInput(bytes(records.lowerBound)))
+    }
+    // A batch's region is smaller (see ``region(of:_:)``); a record read
+    // alone is its own region.
+    guard region.count < Int(UInt32.max) else {
+      let record = bytes(records.lowerBound)
+      return (records.lowerBound, InputText(utf8: record).relocated(inputTooLarge(record)))
+    }
     // One scanner for the batch, each record scanned as a document of its
     // own in it, as `InputText.scan` would scan it.
     return withScanner(
