@@ -145,6 +145,17 @@ struct SeedWriter {
         try write(Array(document.utf8), selector: selector)
       }
     }
+    // Lines whose objects leave out their braces, one of them wrongly
+    // closed: for the streams target's batch check (bit 5 sets
+    // `assumesTopLevelDictionary`).
+    let bracelessLines = [
+      "\"a\":1\n\"b\":2}\n{\"c\":3}\n", "a: 1\n{b: 2,}\n// c\n\"d\":[4]\n",
+    ]
+    for document in bracelessLines {
+      for selector: UInt8 in [0x20, 0x21, 0x28, 0x2F] {
+        try write(Array(document.utf8), selector: selector)
+      }
+    }
   }
 
   /// Encoded model values, in every output format, with invalid bytes

@@ -171,6 +171,7 @@ public func fuzzStreams(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     checkArray(outcome, bytes: bytes, options: options)
   } else {
     checkLines(outcome, bytes: bytes, options: options)
+    checkBatchedLines(bytes: bytes, options: options, braceless: input.selector & 0x20 != 0)
   }
   return 0
 }
@@ -216,6 +217,43 @@ private func checkDecoder(
       streamed.error != nil || streamed.otherError != nil, "decodeLines of Data fails as the stream"
     )
   }
+}
+
+/// The records of a batch read as each line does alone: `decodeLines` of
+/// the whole text against `decodeLines` of one line at a time, with the
+/// decoder's options (a top level without braces among them), which a
+/// scanner reading a batch's records in turn must not carry from one to
+/// the next.
+private func checkBatchedLines(bytes: [UInt8], options: JKParseOptions, braceless: Bool) {
+  let decoder = JKDecoder()
+  decoder.parseOptions = options
+  decoder.assumesTopLevelDictionary = braceless
+  var expected: [JSONValue] = []
+  var failed = false
+  var lineStart = 0
+  while lineStart < bytes.count {
+    let lineEnd = bytes[lineStart...].firstIndex(of: 0x0A) ?? bytes.count
+    let line = Array(bytes[lineStart..<lineEnd])
+    // A byte order mark is skipped at the stream's start only.
+    if lineStart > 0, line.starts(with: [0xEF, 0xBB, 0xBF]) { return }
+    do {
+      expected += try decoder.decodeLines(JSONValue.self, from: Data(line + [0x0A]))
+    } catch {
+      failed = true
+      break
+    }
+    lineStart = lineEnd + 1
+  }
+  let whole = try? decoder.decodeLines(JSONValue.self, from: Data(bytes))
+  guard let whole else {
+    require(failed, "a batch fails only where a line alone fails")
+    return
+  }
+  require(!failed, "a batch fails where a line alone fails")
+  require(
+    whole.count == expected.count
+      && zip(whole, expected).allSatisfy { difference($0, $1, keyOrder: true) == nil },
+    "a batch's records are its lines' values", "\(whole)\n\(expected)")
 }
 
 private func checkLines(_ outcome: Outcome, bytes: [UInt8], options: JKParseOptions) {
