@@ -94,20 +94,28 @@ extension JKDecoder {
   public func decodeLines<T: Decodable, Bytes: AsyncSequence>(
     _ type: T.Type, from bytes: Bytes, maxRecordSize: Int = 64 << 20
   ) -> JKRecordSequence<T> where Bytes.Element == UInt8 {
-    decodeLines(
-      type, filling: ByteGathering.filler(bytes, lines: true), maxRecordSize: maxRecordSize)
+    decodeRecords(
+      type, filling: ByteGathering.filler(bytes, lines: true), lines: true,
+      maxRecordSize: maxRecordSize)
   }
 
-  /// ``decodeLines(_:from:maxRecordSize:)-(_,Bytes,_)`` of the bytes that
-  /// the fillers `makeFill` makes store (see ``ByteGathering``).
+  /// The records of `type`, as lines or as a top-level array's elements, of
+  /// the bytes that the fillers `makeFill` makes store (see
+  /// ``ByteGathering``): the body of the readers of async bytes.
   @usableFromInline
-  func decodeLines<T: Decodable>(
-    _ type: T.Type, filling makeFill: @escaping () -> ByteGathering.Fill, maxRecordSize: Int
+  func decodeRecords<T: Decodable>(
+    _ type: T.Type, filling makeFill: @escaping () -> ByteGathering.Fill, lines: Bool,
+    maxRecordSize: Int
   ) -> JKRecordSequence<T> {
-    let lines = linesReader(type)
+    if lines {
+      return JKRecordSequence(
+        filling: makeFill, framer: LineFramer(), maxRecordSize: maxRecordSize, decoding: true,
+        makeBatchRead: linesReader(type))
+    }
+    let (framer, elements) = elementsReader(type)
     return JKRecordSequence(
-      filling: makeFill, framer: LineFramer(), maxRecordSize: maxRecordSize, decoding: true,
-      makeBatchRead: lines)
+      filling: makeFill, framer: framer, maxRecordSize: maxRecordSize, decoding: true,
+      makeBatchRead: elements)
   }
 
   /// Decodes the elements of one top-level JSON array from an async
@@ -151,20 +159,9 @@ extension JKDecoder {
   public func decodeArrayElements<T: Decodable, Bytes: AsyncSequence>(
     _ type: T.Type, from bytes: Bytes, maxRecordSize: Int = 64 << 20
   ) -> JKRecordSequence<T> where Bytes.Element == UInt8 {
-    decodeArrayElements(
-      type, filling: ByteGathering.filler(bytes, lines: false), maxRecordSize: maxRecordSize)
-  }
-
-  /// ``decodeArrayElements(_:from:maxRecordSize:)-(_,Bytes,_)`` of the
-  /// bytes that the fillers `makeFill` makes store (see ``ByteGathering``).
-  @usableFromInline
-  func decodeArrayElements<T: Decodable>(
-    _ type: T.Type, filling makeFill: @escaping () -> ByteGathering.Fill, maxRecordSize: Int
-  ) -> JKRecordSequence<T> {
-    let (framer, elements) = elementsReader(type)
-    return JKRecordSequence(
-      filling: makeFill, framer: framer, maxRecordSize: maxRecordSize, decoding: true,
-      makeBatchRead: elements)
+    decodeRecords(
+      type, filling: ByteGathering.filler(bytes, lines: false), lines: false,
+      maxRecordSize: maxRecordSize)
   }
 
   /// What makes, per iteration, the reader of JSON Lines records of

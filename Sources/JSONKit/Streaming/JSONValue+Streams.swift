@@ -38,21 +38,29 @@ extension JSONValue {
     from bytes: Bytes, options: JKParseOptions = [], maxDepth: Int = 512,
     maxRecordSize: Int = 64 << 20
   ) -> JKRecordSequence<JSONValue> where Bytes.Element == UInt8 {
-    lines(
-      filling: ByteGathering.filler(bytes, lines: true), options: options, maxDepth: maxDepth,
-      maxRecordSize: maxRecordSize)
+    records(
+      filling: ByteGathering.filler(bytes, lines: true), lines: true, options: options,
+      maxDepth: maxDepth, maxRecordSize: maxRecordSize)
   }
 
-  /// ``lines(from:options:maxDepth:maxRecordSize:)-(Bytes,_,_,_)`` of the
-  /// bytes that the fillers `makeFill` makes store (see ``ByteGathering``).
+  /// The values, as lines or as a top-level array's elements, of the bytes
+  /// that the fillers `makeFill` makes store (see ``ByteGathering``): the
+  /// body of the readers of async bytes.
   @usableFromInline
-  static func lines(
-    filling makeFill: @escaping () -> ByteGathering.Fill, options: JKParseOptions, maxDepth: Int,
-    maxRecordSize: Int
+  static func records(
+    filling makeFill: @escaping () -> ByteGathering.Fill, lines: Bool, options: JKParseOptions,
+    maxDepth: Int, maxRecordSize: Int
   ) -> JKRecordSequence<JSONValue> {
-    JKRecordSequence(
-      filling: makeFill, framer: LineFramer(), maxRecordSize: maxRecordSize,
-      makeBatchRead: { linesReader(options: options, maxDepth: maxDepth) })
+    if lines {
+      return JKRecordSequence(
+        filling: makeFill, framer: LineFramer(), maxRecordSize: maxRecordSize,
+        makeBatchRead: { linesReader(options: options, maxDepth: maxDepth) })
+    }
+    return JKRecordSequence(
+      filling: makeFill,
+      framer: ArrayElementFramer(options: options, maxDepth: maxDepth, runs: true),
+      maxRecordSize: maxRecordSize,
+      makeBatchRead: { elementsReader(options: options, maxDepth: maxDepth) })
   }
 
   /// The elements of one top-level JSON array from an async sequence of
@@ -94,24 +102,9 @@ extension JSONValue {
     from bytes: Bytes, options: JKParseOptions = [], maxDepth: Int = 512,
     maxRecordSize: Int = 64 << 20
   ) -> JKRecordSequence<JSONValue> where Bytes.Element == UInt8 {
-    arrayElements(
-      filling: ByteGathering.filler(bytes, lines: false), options: options, maxDepth: maxDepth,
-      maxRecordSize: maxRecordSize)
-  }
-
-  /// ``arrayElements(from:options:maxDepth:maxRecordSize:)-(Bytes,_,_,_)``
-  /// of the bytes that the fillers `makeFill` makes store (see
-  /// ``ByteGathering``).
-  @usableFromInline
-  static func arrayElements(
-    filling makeFill: @escaping () -> ByteGathering.Fill, options: JKParseOptions, maxDepth: Int,
-    maxRecordSize: Int
-  ) -> JKRecordSequence<JSONValue> {
-    JKRecordSequence(
-      filling: makeFill,
-      framer: ArrayElementFramer(options: options, maxDepth: maxDepth, runs: true),
-      maxRecordSize: maxRecordSize,
-      makeBatchRead: { elementsReader(options: options, maxDepth: maxDepth) })
+    records(
+      filling: ByteGathering.filler(bytes, lines: false), lines: false, options: options,
+      maxDepth: maxDepth, maxRecordSize: maxRecordSize)
   }
 
   /// What reads a batch of JSON Lines records with `options` and
