@@ -2,14 +2,16 @@
 /// becomes the start of the tree, so that encoding carries on from where it
 /// was instead of starting again.
 ///
-/// The text is read back once. Each container streaming opened (it knows
-/// where each one's text starts) becomes a node, with its members; the
-/// containers still open are the ones whose text stops at the end, and the
-/// last member of the innermost may still await its value. Scalars stay
-/// where they are in the buffer, as ranges: the tree writes them out as
-/// they are. Text with no container record (a `JSONValue` written whole)
-/// stays text too, but for the `{}` streaming wrote for a member that got
-/// no value (its `placeholderStarts`): that member awaits its value still.
+/// The text is read back once, by JSONKit's scanner: the containers still
+/// open are closed on a copy of it (the last member of the innermost may
+/// still await its value, which a `null` stands in for), and the copy is
+/// scanned onto a tape. Each container streaming opened (it knows where
+/// each one's text starts) becomes a node, with its members; scalars stay
+/// where they are in the buffer, as ranges, and the tree writes them out
+/// as they are. Text with no container record (a `JSONValue` written
+/// whole) stays text too, but for the `{}` streaming wrote for a member
+/// that got no value (its `placeholderStarts`): that member awaits its
+/// value still.
 extension TreeState {
   /// A tree holding what `streaming` wrote, which it takes; it reports
   /// conflicts into the session's `conflict`.
@@ -41,59 +43,9 @@ extension TreeState {
     nodeOfContainer[0] = 0
     let placeholders = Set(streaming.placeholderStarts)
 
-    var text = WrittenText()
-    writer.withBytes { text = WrittenText(bytes: $0) }
-    var open: [Int] = []
-    var target = (node: 0, member: 0)
-    var expectingValue = true
-    while true {
-      text.skipWhitespace()
-      if expectingValue {
-        guard let byte = text.peek() else { break }
-        if byte == UInt8(ascii: "{") || byte == UInt8(ascii: "["),
-          let serial = containerAtStart[text.position]
-        {
-          let record = streaming.containers[serial]
-          nodes.append(Node(isObject: record.isObject, isNested: record.isNested, parent: target))
-          let node = nodes.count - 1
-          nodes[node].container = serial
-          nodeOfContainer[serial] = node
-          setValue(.node(node), of: target)
-          if let key = streaming.memberKey(ofContainer: serial) {
-            nodes[target.node].members[target.member].codingKey = key
-          }
-          text.position += 1
-          open.append(node)
-        } else {
-          let range = text.skipValue()
-          // The `{}` streaming wrote for a member that got no value: the
-          // value may still come. An empty object a value wrote is a value.
-          let isPlaceholder = placeholders.contains(range.lowerBound)
-          setValue(isPlaceholder ? .pending : .scalar(range), of: target)
-        }
-        expectingValue = false
-        continue
-      }
-      guard let node = open.last, let byte = text.peek() else { break }
-      if byte == UInt8(ascii: "}") || byte == UInt8(ascii: "]") {
-        text.position += 1
-        open.removeLast()
-        continue
-      }
-      if byte == UInt8(ascii: ",") {
-        text.position += 1
-        text.skipWhitespace()
-      }
-      var name: String?
-      if nodes[node].isObject {
-        name = text.readString()
-        text.skipWhitespace()
-        text.position += 1  // the colon
-      }
-      let member = addMember(to: node, key: nil, name: name, keepingValue: false)
-      nodes[node].memberOfSlot.append(member)
-      target = (node, member)
-      expectingValue = true
+    // With nothing written, the root awaits its value.
+    if writer.count > 0 {
+      readText(streaming, containerAtStart: containerAtStart, placeholders: placeholders)
     }
 
     for (serial, record) in streaming.containers.enumerated() where record.reordering >= 0 {
@@ -135,158 +87,195 @@ extension TreeState {
       }
     }
   }
+
+  /// Reads the text streaming wrote into nodes, members and ranges.
+  private func readText(
+    _ streaming: borrowing StreamingState, containerAtStart: [Int: Int], placeholders: Set<Int>
+  ) {
+    let (text, awaitedValue) = closedText(openFrames: streaming.frames.dropFirst())
+    let read = text.withUnsafeBytes { text in
+      WrittenTape.read(text) { tape, text in
+        // The value at `index`, whose text ends at `end`, in `place`; a
+        // container that streaming opened becomes a node, whose members
+        // the cursor it returns steps through.
+        func take(_ index: Int, end: Int, into place: (node: Int, member: Int))
+          -> (node: Int, members: WrittenTape.Members)?
+        {
+          let entry = tape[index]
+          let start = entry.offset
+          if start == awaitedValue {
+            setValue(.pending, of: place)
+            return nil
+          }
+          guard entry.isContainer, let serial = containerAtStart[start] else {
+            // The `{}` streaming wrote for a member that got no value: the
+            // value may still come. An empty object a value wrote is a value.
+            setValue(placeholders.contains(start) ? .pending : .scalar(start..<end), of: place)
+            return nil
+          }
+          let record = streaming.containers[serial]
+          nodes.append(Node(isObject: record.isObject, isNested: record.isNested, parent: place))
+          let node = nodes.count - 1
+          nodes[node].container = serial
+          nodeOfContainer[serial] = node
+          setValue(.node(node), of: place)
+          if let key = streaming.memberKey(ofContainer: serial) {
+            nodes[place.node].members[place.member].codingKey = key
+          }
+          return (node, WrittenTape.Members(of: index, in: tape, endingAt: end))
+        }
+        // Depth first, in the order of the text, with a stack of the open
+        // nodes rather than recursion: the text may be nested deeply.
+        var open: [(node: Int, members: WrittenTape.Members)] = []
+        if let root = take(
+          0, end: WrittenTape.end(ofTextBefore: text.count, in: text), into: (0, 0))
+        {
+          open.append(root)
+        }
+        while var top = open.popLast() {
+          guard let next = top.members.next(in: tape, text: text) else { continue }
+          let member = addMember(to: top.node, key: nil, name: next.name, keepingValue: false)
+          nodes[top.node].memberOfSlot.append(member)
+          open.append(top)
+          if let inner = take(next.value, end: next.end, into: (top.node, member)) {
+            open.append(inner)
+          }
+        }
+      }
+    }
+    if read == nil {
+      // The scanner refuses only a key holding a scalar JSONKit's reader
+      // rejects, which makes `encode` throw anyway (the key's error is
+      // kept); the tree then holds nothing of the text.
+      noteUnreadableText(keyError: streaming.unreadableKeyError)
+    }
+  }
 }
 
 extension TreeState {
+  /// A copy of the text written, with the containers in `openFrames`
+  /// (outermost first) closed, and where in it a `null` stands for the
+  /// value the innermost one's last member awaits (-1 when none does).
+  ///
+  /// A member begun and not yet written has left its separator: an
+  /// object's key and colon (the `null` is its value), an array's comma
+  /// (taken off), or nothing when it is the first.
+  private func closedText(openFrames: ArraySlice<StreamingState.Frame>) -> (
+    text: [UInt8], awaitedValue: Int
+  ) {
+    var text: [UInt8] = []
+    writer.withBytes { text = Array($0) }
+    var awaitedValue = -1
+    for frame in openFrames.reversed() {
+      while let last = text.last, last == UInt8(ascii: " ") || last == 10 { text.removeLast() }
+      if text.last == UInt8(ascii: ":") {
+        awaitedValue = text.count
+        text.append(contentsOf: "null".utf8)
+      } else if text.last == UInt8(ascii: ",") {
+        text.removeLast()
+      }
+      text.append(frame.isObject ? UInt8(ascii: "}") : UInt8(ascii: "]"))
+    }
+    return (text, awaitedValue)
+  }
+
   /// Makes the object or array whose text is at `range` a node in `place`,
   /// its members staying text; nil when the text is not a container of
   /// that kind.
   func expand(
     _ range: Range<Int>, isObject: Bool, isNested: Bool, into place: (node: Int, member: Int)
   ) -> Int? {
-    var text = WrittenText()
-    writer.withBytes { text = WrittenText(bytes: $0) }
-    text.position = range.lowerBound
-    guard text.peek() == (isObject ? UInt8(ascii: "{") : UInt8(ascii: "[")) else { return nil }
+    var members: [(name: String?, range: Range<Int>)] = []
+    let read: Bool? = writer.withBytes { bytes in
+      WrittenTape.read(UnsafeRawBufferPointer(rebasing: bytes[range])) { tape, text in
+        guard tape[0].kind == (isObject ? .object : .array) else { return false }
+        var cursor = WrittenTape.Members(of: 0, in: tape, endingAt: text.count)
+        while let next = cursor.next(in: tape, text: text) {
+          let start = tape[next.value].offset
+          members.append((next.name, range.lowerBound + start..<range.lowerBound + next.end))
+        }
+        return true
+      }
+    }
+    guard read == true else { return nil }
     nodes.append(Node(isObject: isObject, isNested: isNested, parent: place))
     let node = nodes.count - 1
     setValue(.node(node), of: place)
-    text.position += 1
-    while true {
-      text.skipWhitespace()
-      guard let byte = text.peek(), byte != UInt8(ascii: "}"), byte != UInt8(ascii: "]") else {
-        break
-      }
-      if byte == UInt8(ascii: ",") {
-        text.position += 1
-        text.skipWhitespace()
-      }
-      var name: String?
-      if isObject {
-        name = text.readString()
-        text.skipWhitespace()
-        text.position += 1  // the colon
-        text.skipWhitespace()
-      }
+    for (name, range) in members {
       let member = addMember(to: node, key: nil, name: name, keepingValue: false)
-      setValue(.scalar(text.skipValue()), of: (node, member))
+      setValue(.scalar(range), of: (node, member))
     }
     nodes[node].replaced = nil
     return node
   }
 }
 
-/// JSON text that JSONKit wrote, read back: it is known to be well formed,
-/// with only spaces and line breaks between tokens.
-private struct WrittenText {
-  var bytes = UnsafeRawBufferPointer(start: nil, count: 0)
-  var position = 0
-
-  func peek() -> UInt8? {
-    position < bytes.count ? bytes[position] : nil
+/// Text that JSONKit wrote, read back by its scanner: well formed, with
+/// only spaces and line breaks between tokens, so that where each value's
+/// text ends follows from where the next token starts.
+enum WrittenTape {
+  /// Calls `body` with the tape of `text` and `text`; nil when the scanner
+  /// refuses the text (see ``TreeState/noteUnreadableText(keyError:)``).
+  static func read<Result>(
+    _ text: UnsafeRawBufferPointer, _ body: (Tape, UnsafeRawBufferPointer) -> Result
+  ) -> Result? {
+    // Any depth: the encoder's own limit is checked as it writes. Integers
+    // of any length: `Int128`, `UInt128` and `Decimal` are written whole.
+    var configuration = ScanConfiguration()
+    configuration.maxDepth = .max
+    configuration.allowsBigIntegers = true
+    return try? TapeScanning.withTape(
+      text, configuration: configuration, pool: ScanContextPool.shared
+    ) { tape in body(tape, text) }
   }
 
-  mutating func skipWhitespace() {
-    while position < bytes.count, bytes[position] == UInt8(ascii: " ") || bytes[position] == 10 {
-      position += 1
+  /// Where the text before `position` ends, white space left out.
+  static func end(ofTextBefore position: Int, in text: UnsafeRawBufferPointer) -> Int {
+    var end = position
+    while end > 0, text[end - 1] == UInt8(ascii: " ") || text[end - 1] == 10 { end -= 1 }
+    return end
+  }
+
+  /// The members (or elements) of a container on the tape, in order, each
+  /// with its key and where its value's text ends.
+  struct Members {
+    private var index: Int
+    private let endIndex: Int
+    private let isObject: Bool
+    /// Where the container's text ends, after its closing bracket.
+    private let textEnd: Int
+
+    /// The members of the container at `index` on `tape`, whose text ends
+    /// at `end`.
+    init(of index: Int, in tape: Tape, endingAt end: Int) {
+      let entry = tape[index]
+      self.index = index + 1
+      endIndex = entry.containerEnd
+      isObject = entry.kind == .object
+      textEnd = end
     }
-  }
 
-  /// Steps over one whole value; returns where its text is.
-  mutating func skipValue() -> Range<Int> {
-    let start = position
-    var depth = 0
-    while position < bytes.count {
-      let byte = bytes[position]
-      switch byte {
-      case UInt8(ascii: "\""):
-        skipString()
-        if depth == 0 { return start..<position }
-        continue
-      case UInt8(ascii: "{"), UInt8(ascii: "["):
-        depth += 1
-      case UInt8(ascii: "}"), UInt8(ascii: "]"):
-        if depth == 0 { return start..<position }
-        depth -= 1
-        if depth == 0 {
-          position += 1
-          return start..<position
-        }
-      case UInt8(ascii: ","), UInt8(ascii: " "), 10:
-        if depth == 0 { return start..<position }
-      default:
-        break
+    /// The next member's key (nil in an array), its value's index on the
+    /// tape and where the value's text ends; nil after the last.
+    mutating func next(in tape: Tape, text: UnsafeRawBufferPointer) -> (
+      name: String?, value: Int, end: Int
+    )? {
+      guard index < endIndex else { return nil }
+      var name: String?
+      var value = index
+      if isObject {
+        name = tape.key(tape[index])
+        value += 1
       }
-      position += 1
-    }
-    return start..<position
-  }
-
-  /// Steps over a string, quotes included.
-  private mutating func skipString() {
-    position += 1
-    while position < bytes.count, bytes[position] != UInt8(ascii: "\"") {
-      position += bytes[position] == UInt8(ascii: "\\") ? 2 : 1
-    }
-    position += 1
-  }
-
-  /// Reads a string, undoing the escapes JSONKit writes.
-  mutating func readString() -> String {
-    var scalars = String.UnicodeScalarView()
-    var utf8: [UInt8] = []
-    position += 1
-    func flush() {
-      scalars.append(contentsOf: String(decoding: utf8, as: UTF8.self).unicodeScalars)
-      utf8.removeAll(keepingCapacity: true)
-    }
-    while position < bytes.count, bytes[position] != UInt8(ascii: "\"") {
-      let byte = bytes[position]
-      guard byte == UInt8(ascii: "\\") else {
-        utf8.append(byte)
-        position += 1
-        continue
+      index = tape.indexAfter(value)
+      guard index < endIndex else {
+        // The last one ends before the closing bracket.
+        return (name, value, WrittenTape.end(ofTextBefore: textEnd - 1, in: text))
       }
-      let escaped = bytes[position + 1]
-      position += 2
-      switch escaped {
-      case UInt8(ascii: "b"): utf8.append(8)
-      case UInt8(ascii: "f"): utf8.append(12)
-      case UInt8(ascii: "n"): utf8.append(10)
-      case UInt8(ascii: "r"): utf8.append(13)
-      case UInt8(ascii: "t"): utf8.append(9)
-      case UInt8(ascii: "u"):
-        var unit = readHex()
-        if (0xD800..<0xDC00).contains(unit), position + 1 < bytes.count,
-          bytes[position] == UInt8(ascii: "\\"), bytes[position + 1] == UInt8(ascii: "u")
-        {
-          position += 2
-          let low = readHex()
-          unit = 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00)
-        }
-        flush()
-        scalars.append(Unicode.Scalar(unit) ?? "\u{FFFD}")
-      default: utf8.append(escaped)
-      }
+      // Any other ends before the comma ahead of the next one.
+      var end = WrittenTape.end(ofTextBefore: tape[index].offset, in: text)
+      if end > 0, text[end - 1] == UInt8(ascii: ",") { end -= 1 }
+      return (name, value, end)
     }
-    position += 1
-    flush()
-    return String(scalars)
-  }
-
-  private mutating func readHex() -> UInt32 {
-    var value: UInt32 = 0
-    for _ in 0..<4 {
-      let byte = bytes[position]
-      position += 1
-      let digit: UInt8
-      switch byte {
-      case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
-      case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
-      default: digit = byte - UInt8(ascii: "A") + 10
-      }
-      value = value << 4 | UInt32(digit)
-    }
-    return value
   }
 }

@@ -341,6 +341,19 @@ final class TreeState {
     conflict.pointee = .superEncoderKeyBegunAgain(name, codingPath: codingPath(ofNode: node))
   }
 
+  /// Notes that the text streaming wrote could not be read back for the
+  /// hand-over. Only a key holding a scalar JSONKit's reader rejects does
+  /// that, and `keyError`, its error, makes `encode` throw; without one,
+  /// `encode` throws this rather than write what the tree lost.
+  func noteUnreadableText(keyError: EncodingError?) {
+    guard keyError == nil, conflict.pointee == nil else { return }
+    conflict.pointee = EncodingSession.Conflict(
+      context: EncodingError.Context(
+        codingPath: [],
+        debugDescription: "JSONKit could not read back the text it had written."),
+      trapsInFoundation: false)
+  }
+
   private static func kind(_ isObject: Bool) -> String {
     isObject ? "a keyed container" : "an unkeyed container"
   }

@@ -9,6 +9,10 @@ import Testing
 private struct RandomOrderProgram: Encodable {
   var seed: UInt64
   var steps: Int
+  /// Whether keys and values are drawn from text that is hard to read
+  /// back (escapes, commas and brackets inside strings, non-ASCII), with
+  /// decimals, doubles and dictionaries written whole among them.
+  var richValues = false
 
   private struct Key: CodingKey {
     var stringValue: String
@@ -21,9 +25,18 @@ private struct RandomOrderProgram: Encodable {
     var random = SplitMix64(seed: seed)
     var objects = [encoder.container(keyedBy: Key.self)]
     var arrays: [any UnkeyedEncodingContainer] = []
+    let oddText = [
+      "a,b", "q\"uote", "back\\slash", "brace}]", "[x", "tab\t", "é漢字😀", "/slash", "",
+      "colon: ", "new\nline",
+    ]
     func key(_ prefix: String) -> Key {
-      Key(stringValue: prefix + String(Int.random(in: 0..<3, using: &random)))
+      let suffix =
+        richValues
+        ? oddText[[1, 3, 6][Int.random(in: 0..<3, using: &random)]]
+        : String(Int.random(in: 0..<3, using: &random))
+      return Key(stringValue: prefix + suffix)
     }
+    func text() -> String { oddText[Int.random(in: 0..<oddText.count, using: &random)] }
     for step in 0..<steps {
       let choice = Int.random(in: 0..<12, using: &random)
       if choice == 10 {
@@ -44,6 +57,14 @@ private struct RandomOrderProgram: Encodable {
         case 1: arrays.append(objects[index].nestedUnkeyedContainer(forKey: key("arrKey")))
         case 2: try objects[index].encode(["v": step], forKey: key("objKey"))
         case 3: try objects[index].encode([step], forKey: key("arrKey"))
+        case 4 where richValues:
+          switch step % 4 {
+          case 0: try objects[index].encode(text(), forKey: key("valKey"))
+          case 1:
+            try objects[index].encode(Decimal(string: "-12.5e\(step % 7)")!, forKey: key("valKey"))
+          case 2: try objects[index].encode(Double(step) / 7, forKey: key("valKey"))
+          default: try objects[index].encode([text(): [text(), text()]], forKey: key("objKey"))
+          }
         case 4: try objects[index].encode(step, forKey: key("valKey"))
         default: try objects[index].encode(["w": step], forKey: key("objKey"))
         }
@@ -53,7 +74,7 @@ private struct RandomOrderProgram: Encodable {
         case 5: objects.append(arrays[index].nestedContainer(keyedBy: Key.self))
         case 6: arrays.append(arrays[index].nestedUnkeyedContainer())
         case 7: try arrays[index].encode(arrays[index].count)
-        default: try arrays[index].encode("e\(step)")
+        default: try arrays[index].encode(richValues ? text() : "e\(step)")
         }
       }
     }
@@ -73,6 +94,22 @@ extension FoundationParityTests {
           foundation.keyEncodingStrategy = .convertToSnakeCase
           jsonKit.keyEncodingStrategy = .convertToSnakeCase
         }
+        let expected = String(decoding: try foundation.encode(program), as: UTF8.self)
+        let actual = String(decoding: try jsonKit.encode(program), as: UTF8.self)
+        #expect(actual == expected, "seed \(seed), formatting \(formatting.rawValue)")
+        if actual != expected { return }
+      }
+    }
+  }
+
+  @Test func containersWrittenInRandomOrderWithHardTextGiveFoundationsOutput() throws {
+    for seed in UInt64(1)...400 {
+      let program = RandomOrderProgram(seed: seed, steps: 5 + Int(seed % 60), richValues: true)
+      for formatting: JKOutputFormatting in [[.sortedKeys], [.prettyPrinted, .sortedKeys]] {
+        let foundation = JSONEncoder()
+        foundation.outputFormatting = JSONEncoder.OutputFormatting(rawValue: formatting.rawValue)
+        let jsonKit = JKEncoder()
+        jsonKit.outputFormatting = formatting
         let expected = String(decoding: try foundation.encode(program), as: UTF8.self)
         let actual = String(decoding: try jsonKit.encode(program), as: UTF8.self)
         #expect(actual == expected, "seed \(seed), formatting \(formatting.rawValue)")
