@@ -226,7 +226,7 @@ extension JKCBORDecoder.Options {
   /// The scanner's configuration these options ask for.
   var scanning: CBORTapeScanner.Configuration {
     var configuration = CBORTapeScanner.Configuration()
-    configuration.reader.maxDepth = min(max(maxDepth, 0), JSONValue.maxDepthLimit)
+    configuration.reader.maxDepth = min(max(maxDepth, 0), ScanConfiguration.maxDepthLimit)
     configuration.reader.maxCollectionCount = max(maxCollectionCount, 0)
     configuration.reader.maxStringLength = max(maxStringLength, 0)
     configuration.reader.allowsBytesAfterItem = readingOptions.contains(.allowsBytesAfterItem)

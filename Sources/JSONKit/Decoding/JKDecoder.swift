@@ -334,7 +334,8 @@ public final class JKDecoder: LockedOptions, @unchecked Sendable {
   /// How documents are scanned under `options`.
   static func scanConfiguration(_ options: Options) -> ScanConfiguration {
     ScanConfiguration(
-      options: options.parseOptions, maxDepth: min(options.maxDepth, JSONValue.maxDepthLimit),
+      options: options.parseOptions,
+      maxDepth: min(options.maxDepth, ScanConfiguration.maxDepthLimit),
       allowsBigIntegers: true, assumesTopLevelDictionary: options.assumesTopLevelDictionary)
   }
 

@@ -22,7 +22,7 @@ import Foundation
 /// built anew on each call would never be found again. A kept name is
 /// printable ASCII without `"`, `\` or `/`, so that its bytes are the same
 /// for every output option; other names are written, and escaped, as they
-/// come. The process-wide table is bounded: once a slot's neighbourhood is
+/// come. The process-wide table is bounded: once a bucket's neighbourhood is
 /// full, a key that hashes there is written as it comes.
 ///
 /// Thread safety: each `encode` call reads from a snapshot of the table
@@ -61,37 +61,37 @@ final class EncodedKeyCache: @unchecked Sendable {
     let quotedCount: Int
   }
 
-  /// Open-addressed slots holding entry pointers, keyed by string bits.
+  /// Open-addressed buckets holding entry pointers, keyed by string bits.
   struct Table {
-    static let slotCount = 1024
-    /// How many slots from its home a key may be placed.
+    static let bucketCount = 1024
+    /// How many buckets from its home a key may be placed.
     static let probeLimit = 8
-    var slots = [UnsafeMutablePointer<Entry>?](repeating: nil, count: slotCount)
+    var buckets = [UnsafeMutablePointer<Entry>?](repeating: nil, count: bucketCount)
 
     /// The entry for the string with bits `bits`, if any.
     @inline(__always)
     func find(_ bits: (UInt64, UInt64)) -> UnsafeMutablePointer<Entry>? {
       var index = Self.home(bits)
       for _ in 0..<Self.probeLimit {
-        guard let entry = slots[index] else { return nil }
+        guard let entry = buckets[index] else { return nil }
         if EncodedKeyCache.bits(of: entry) == bits { return entry }
-        index = (index &+ 1) & (Self.slotCount &- 1)
+        index = (index &+ 1) & (Self.bucketCount &- 1)
       }
       return nil
     }
 
-    /// Puts `entry` in the first free slot near its home; returns the entry
+    /// Puts `entry` in the first free bucket near its home; returns the entry
     /// already there for the same bits, or nil when there is no room.
     mutating func insert(_ entry: UnsafeMutablePointer<Entry>) -> UnsafeMutablePointer<Entry>? {
       let bits = EncodedKeyCache.bits(of: entry)
       var index = Self.home(bits)
       for _ in 0..<Self.probeLimit {
-        guard let existing = slots[index] else {
-          slots[index] = entry
+        guard let existing = buckets[index] else {
+          buckets[index] = entry
           return entry
         }
         if EncodedKeyCache.bits(of: existing) == bits { return existing }
-        index = (index &+ 1) & (Self.slotCount &- 1)
+        index = (index &+ 1) & (Self.bucketCount &- 1)
       }
       return nil
     }
@@ -99,7 +99,7 @@ final class EncodedKeyCache: @unchecked Sendable {
     @inline(__always)
     private static func home(_ bits: (UInt64, UInt64)) -> Int {
       let mixed = (bits.0 ^ (bits.1 &* 0x9E37_79B9_7F4A_7C15)) &* 0xBF58_476D_1CE4_E5B9
-      return Int(truncatingIfNeeded: mixed >> 54) & (slotCount &- 1)
+      return Int(truncatingIfNeeded: mixed >> 54) & (bucketCount &- 1)
     }
   }
 
@@ -113,7 +113,7 @@ final class EncodedKeyCache: @unchecked Sendable {
   /// The entry for the key string `key`, written as `name` (which
   /// ``isCacheable(_:)`` accepts), made now and added to the shared table
   /// unless one for the same bits is there (which is then returned); nil
-  /// when the table has no room near its slot.
+  /// when the table has no room near its bucket.
   func add(_ key: String, writtenAs name: String) -> UnsafeMutablePointer<Entry>? {
     let entry = Self.makeEntry(key, writtenAs: name)
     lock.lock()

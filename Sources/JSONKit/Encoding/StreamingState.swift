@@ -137,7 +137,7 @@ struct StreamingState: ~Copyable {
       convertsToSnakeCase = false
       keyCache = nil
     }
-    keyTable = keyCache?.snapshot() ?? EncodedKeyCache.Table(slots: [])
+    keyTable = keyCache?.snapshot() ?? EncodedKeyCache.Table(buckets: [])
     frames.reserveCapacity(16)
     members.reserveCapacity(64)
     containers.reserveCapacity(64)

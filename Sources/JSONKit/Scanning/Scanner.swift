@@ -3,6 +3,10 @@ struct ScanConfiguration: BitwiseCopyable {
   var options: JKParseOptions = []
   /// The deepest nesting of arrays and objects accepted.
   var maxDepth = 512
+  /// The deepest any reader of values lets its callers ask for: what
+  /// ``JSONValue/maxDepthLimit`` promises, and the cap on `JKDecoder`'s
+  /// `maxDepth` (the scanner itself takes any depth).
+  static let maxDepthLimit = 1024
   /// Whether integer literals beyond 64 bits go on the tape as
   /// `bigInteger` (for a Codable field that can hold them) instead of being
   /// an error.

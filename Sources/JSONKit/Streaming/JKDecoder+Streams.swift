@@ -248,7 +248,8 @@ extension JKDecoder {
     var options = options
     options.parseOptions.remove(.permitTextAfterValidJSON)
     // At least 0, so that no limit (Int.min included) can overflow here.
-    options.maxDepth = Swift.max(Swift.min(options.maxDepth, JSONValue.maxDepthLimit), 1) - 1
+    options.maxDepth =
+      Swift.max(Swift.min(options.maxDepth, ScanConfiguration.maxDepthLimit), 1) - 1
     return options
   }
 }

@@ -13,7 +13,7 @@ extension JSONValue {
   /// so that it accepts exactly what parsing accepts, and so do
   /// ``init(foundationObject:)`` and Codable's ``encode(to:)``, for values
   /// built in code.
-  public static let maxDepthLimit = 1024
+  public static let maxDepthLimit = ScanConfiguration.maxDepthLimit
 
   /// Parses JSON bytes into a value.
   ///
