@@ -9,6 +9,12 @@
 // (struct, class, enum, protocol, typealias or actor). Uses are capitalised
 // words in code, outside comments and string literals; extensions of a type
 // declared above are uses of it.
+//
+// A method or property that a folder adds to a type of a folder below it,
+// in an extension, belongs to the folder of the extension: a folder below
+// it may not call it. A call is the member's name after a dot or before a
+// parenthesis; names that the folder, or one below it, declares too are
+// not checked, since the call may be to that one.
 import Foundation
 
 /// The folders from the bottom up: each may use the ones before it.
@@ -131,6 +137,52 @@ for source in sources {
     failures.append(
       "Sources/JSONKit/\(source.folder)/\(source.file): uses \(name), declared in \(folder), "
         + "a layer above \(source.folder)")
+  }
+}
+
+let extensionStart = #/^(?:(?:public|package|internal|fileprivate|private)\s+)*extension\s+(\w+)/#
+let memberDeclaration =
+  #/
+  ^ \s* (?:@\w+(?:\([^)]*\))?\s+)*
+  (?:(?:public|package|internal|fileprivate|private|static|class|final|mutating|nonmutating|override|nonisolated|consuming|borrowing)(?:\([^)]*\))?\s+)*
+  (?:func|var|let)\s+(\w+)
+  /#
+
+/// For each folder, the names of the members its files declare, at any
+/// depth (a member of a type, or of an extension).
+var declaredIn: [String: Set<String>] = [:]
+/// The members added in extensions to types of a lower folder: name, the
+/// folder that adds it, the type and the file.
+var addedAbove: [(name: String, folder: String, type: String, file: String)] = []
+for source in sources {
+  var depth = 0
+  var extended: String?
+  for line in source.code.split(separator: "\n", omittingEmptySubsequences: false) {
+    if depth == 0 { extended = line.firstMatch(of: extensionStart).map { String($0.1) } }
+    if let match = line.firstMatch(of: memberDeclaration) {
+      let name = String(match.1)
+      declaredIn[source.folder, default: []].insert(name)
+      if depth == 1, let extended, let folder = owner[extended],
+        layers.firstIndex(of: folder)! < layers.firstIndex(of: source.folder)!, name != "init"
+      {
+        addedAbove.append((name, source.folder, extended, source.file))
+      }
+    }
+    depth += line.filter { $0 == "{" }.count - line.filter { $0 == "}" }.count
+  }
+}
+for added in addedAbove {
+  let addedRank = layers.firstIndex(of: added.folder)!
+  let call = try Regex("(\\.\\b\(added.name)\\b|\\b\(added.name)\\s*\\()")
+  for source in sources {
+    let rank = layers.firstIndex(of: source.folder)!
+    guard rank < addedRank,
+      !layers[...rank].contains(where: { declaredIn[$0]?.contains(added.name) ?? false }),
+      source.code.contains(call)
+    else { continue }
+    failures.append(
+      "Sources/JSONKit/\(source.folder)/\(source.file): calls \(added.type).\(added.name), "
+        + "which \(added.folder)/\(added.file) adds, a layer above \(source.folder)")
   }
 }
 

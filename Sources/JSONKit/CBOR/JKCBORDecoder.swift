@@ -174,6 +174,7 @@ public final class JKCBORDecoder: LockedOptions, @unchecked Sendable {
       throw Self.invalidCBOR(error)
     }
     var session = DecodingSession(owner: context, input: buffer, options: options.decoding)
+    if session.hasSharedValues { session.sharedValues = CBORSharedValues() }
     defer {
       if DecodingSession.endDecode(&session) { session.giveBack(to: DecodingContext.shared) }
     }

@@ -199,7 +199,9 @@ extension DecodingSession {
       convert = nil
     }
     if let unknownKeys, entries[index].kind == .object { unknownKeys.readsWhole(index) }
-    if hasSharedValues { try checkNoSharedReference(in: index, path: path()) }
+    if hasSharedValues, let sharedValues {
+      try sharedValues.checkNoSharedReference(in: index, path: path(), in: self)
+    }
     do {
       return try JSONValueBuilder.value(at: index, in: tape, convertingKeys: convert)
     } catch {

@@ -42,17 +42,15 @@ final class DecodingSession {
   @exclusivity(unchecked) var codingPaths: CodingPaths
   /// Whether the document has shared values (CBOR's tag 28), a class
   /// decoded at which, or at a reference to it, is one instance (see
-  /// ``sharedInstance(_:at:)``).
+  /// ``sharedValues``).
   @exclusivity(unchecked) private(set) var hasSharedValues: Bool
-  /// The class instances decoded at shared values so far, by number.
-  @exclusivity(unchecked) var sharedInstances: [Int: AnyObject] = [:]
+  /// What decodes the classes at shared values, which the format that
+  /// scanned them gives the session; nil for JSON, which has none.
+  @exclusivity(unchecked) var sharedValues: (any SharedValueDecoding)?
   /// Whether something other than a class read a shared reference left in
   /// place of a copy (``TapeEntry/Kind/sharedReference``): what it decoded
   /// is not the value, and the document must be scanned again with copies.
   @exclusivity(unchecked) var needsSharedCopies = false
-  /// The shared values whose class is being decoded, to refuse a cycle
-  /// through a class that cannot be made before its members.
-  @exclusivity(unchecked) var sharedInProgress: Set<Int> = []
 
   /// A session over the document just scanned into `owner`'s scan context
   /// from `input`.
@@ -103,9 +101,8 @@ final class DecodingSession {
       entries: entries, count: absentIndex, context: context)
     codingPaths.beginDocument(tape: tape, recordRoots: recordRoots)
     hasSharedValues = !context.state.sharedRoots.isEmpty
-    if !sharedInstances.isEmpty { sharedInstances = [:] }
+    sharedValues = nil
     needsSharedCopies = false
-    if !sharedInProgress.isEmpty { sharedInProgress = [] }
     // The states of the spare containers kept from the document before stay,
     // each set again when its container is given out.
     keyedObjects.removeSubrange(Swift.min(spareStatesEnd, keyedObjects.count)...)

@@ -161,11 +161,13 @@ extension DecodingSession {
   /// Decodes `type` by its `init(from:)` from the value at `index`, and
   /// when unknown keys are rejected, checks the objects read inside it. A
   /// class at a shared value of CBOR is decoded once for all the places
-  /// that refer to it.
+  /// that refer to it (see ``SharedValueDecoding``).
   @inline(__always)
   func initialize<T: Decodable>(_ type: T.Type, at index: Int) throws -> T {
     // For a value type the cast is false at compile time, where `T` is known.
-    if hasSharedValues, T.self is AnyObject.Type { return try sharedInstance(type, at: index) }
+    if hasSharedValues, T.self is AnyObject.Type, let sharedValues {
+      return try sharedValues.instance(type, at: index, in: self)
+    }
     return try initializeValue(type, at: index)
   }
 
