@@ -221,7 +221,10 @@ enum WrittenTape {
   ) -> Result? {
     // Any depth: the encoder's own limit is checked as it writes. Integers
     // of any length: `Int128`, `UInt128` and `Decimal` are written whole.
+    // JSON5, for the `NaN` that `Decimal.nan` is written as (as Foundation
+    // writes it); the rest of the text is JSON, which that mode reads alike.
     var configuration = ScanConfiguration()
+    configuration.options = .json5
     configuration.maxDepth = .max
     configuration.allowsBigIntegers = true
     return try? TapeScanning.withTape(

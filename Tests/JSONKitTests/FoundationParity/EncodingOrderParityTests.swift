@@ -61,7 +61,9 @@ private struct RandomOrderProgram: Encodable {
           switch step % 4 {
           case 0: try objects[index].encode(text(), forKey: key("valKey"))
           case 1:
-            try objects[index].encode(Decimal(string: "-12.5e\(step % 7)")!, forKey: key("valKey"))
+            // `Decimal.nan` is written as `NaN`, as Foundation writes it.
+            let decimal = step % 5 == 1 ? Decimal.nan : Decimal(string: "-12.5e\(step % 7)")!
+            try objects[index].encode(decimal, forKey: key("valKey"))
           case 2: try objects[index].encode(Double(step) / 7, forKey: key("valKey"))
           default: try objects[index].encode([text(): [text(), text()]], forKey: key("objKey"))
           }

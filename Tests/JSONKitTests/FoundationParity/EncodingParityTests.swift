@@ -835,6 +835,27 @@ extension FoundationParityTests {
 }
 
 extension FoundationParityTests {
+  /// `Decimal.nan` is written `NaN`, as Foundation writes it: text that a
+  /// hand-over reads back like the rest.
+  @Test func aDecimalNaNWrittenBeforeAHandOverIsKeptAsFoundationKeepsIt() {
+    expectSameEncoding(
+      Counted { encoder in
+        var container = encoder.container(keyedBy: Key.self)
+        let late = container.superEncoder(forKey: Key("s"))
+        try container.encode(Decimal.nan, forKey: Key("d"))
+        _ = late.codingPath
+      })
+    expectSameEncoding(
+      Counted { encoder in
+        var container = encoder.container(keyedBy: Key.self)
+        try container.encode([Decimal.nan], forKey: Key("a"))
+        var array = container.nestedUnkeyedContainer(forKey: Key("a"))
+        try array.encode(2)
+      })
+  }
+}
+
+extension FoundationParityTests {
   @Test func aCustomKeyStrategySeesThePathsFoundationGivesIt() {
     let spellPath: @Sendable ([any CodingKey]) -> any CodingKey = { path in
       let spelled = path.map { "\($0.stringValue)#\($0.intValue.map(String.init) ?? "-")" }
