@@ -237,8 +237,8 @@ extension JKCBORDecoder.Options {
   }
 
   /// The decoding options of the tape these options read.
-  var decoding: JKDecoder.Options {
-    var options = JKDecoder.Options()
+  var decoding: DecodingOptions {
+    var options = DecodingOptions()
     options.keyDecodingStrategy = keyDecodingStrategy
     options.userInfo = userInfo
     options.maxDepth = maxDepth

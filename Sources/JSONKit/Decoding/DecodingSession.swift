@@ -22,7 +22,7 @@ final class DecodingSession {
   private let keyTables: KeyedDecodingTables
   /// The shapes of the types decoded with this session's scan context.
   private let typeShapes: TypeShapes
-  let options: JKDecoder.Options
+  let options: DecodingOptions
   let userInfo: [CodingUserInfoKey: Any]
   /// The scan context the tape lives in; kept alive as long as the session.
   let context: ScanContext
@@ -55,7 +55,7 @@ final class DecodingSession {
   /// A session over the document just scanned into `owner`'s scan context
   /// from `input`.
   convenience init(
-    owner: DecodingContext, input: UnsafeRawBufferPointer, options: JKDecoder.Options
+    owner: DecodingContext, input: UnsafeRawBufferPointer, options: DecodingOptions
   ) {
     self.init(owner: owner, document: Tape(context: owner.scan, input: input), options: options)
   }
@@ -63,7 +63,7 @@ final class DecodingSession {
   /// A session over `document`, on the tape of `owner`'s scan context: one
   /// document, or a batch of records whose roots are `recordRoots`.
   init(
-    owner: DecodingContext, document: Tape, recordRoots: [Int] = [], options: JKDecoder.Options
+    owner: DecodingContext, document: Tape, recordRoots: [Int] = [], options: DecodingOptions
   ) {
     self.owner = owner
     let context = owner.scan
@@ -127,7 +127,7 @@ final class DecodingSession {
 
   /// The check of unknown keys for a document of `count` entries, when
   /// `options` reject them.
-  private static func unknownKeyCheck(_ options: JKDecoder.Options, count: Int)
+  private static func unknownKeyCheck(_ options: DecodingOptions, count: Int)
     -> UnknownKeyCheck?
   {
     options.unknownKeyStrategy == .reject ? UnknownKeyCheck(count: count) : nil

@@ -40,23 +40,14 @@ public final class JKDecoder: LockedOptions, @unchecked Sendable {
   public typealias NonConformingFloatDecodingStrategy = JSONDecoder
     .NonConformingFloatDecodingStrategy
 
-  /// Everything that configures one `decode` call, copied at its start.
+  /// Everything that configures one `decode` call, copied at its start:
+  /// how the JSON text is read, and how its tape is decoded.
   struct Options: Sendable {
-    var keyDecodingStrategy: KeyDecodingStrategy = .useDefaultKeys
-    var dateDecodingStrategy: DateDecodingStrategy = .deferredToDate
-    var dataDecodingStrategy: DataDecodingStrategy = .base64
-    var nonConformingFloatDecodingStrategy: NonConformingFloatDecodingStrategy = .throw
-    var userInfo: [CodingUserInfoKey: any Sendable] = [:]
+    /// How the tape is decoded into the model, as it is for CBOR too.
+    var decoding = DecodingOptions()
     var parseOptions: JKParseOptions = []
     var assumesTopLevelDictionary = false
-    var maxDepth = 512
     var decompression = JKDecompression.gzip
-    var unknownKeyStrategy = UnknownKeyStrategy.ignore
-    /// Whether the tape was read from a binary format (CBOR) rather than
-    /// from text: its numbers are values with no literal in the input, a
-    /// date is seconds since 1970 or RFC 3339 text whatever the strategy,
-    /// `Data` is a byte string, and places have no lines.
-    var binaryTape = false
   }
 
   /// What to do with a member of a JSON object that the model never asks
@@ -104,32 +95,32 @@ public final class JKDecoder: LockedOptions, @unchecked Sendable {
 
   /// How keys in the JSON are matched with coding keys. Default: `.useDefaultKeys`.
   public var keyDecodingStrategy: KeyDecodingStrategy {
-    get { withOptions { $0.keyDecodingStrategy } }
-    set { withOptions { $0.keyDecodingStrategy = newValue } }
+    get { withOptions { $0.decoding.keyDecodingStrategy } }
+    set { withOptions { $0.decoding.keyDecodingStrategy = newValue } }
   }
 
   /// How `Date` values are read. Default: `.deferredToDate`.
   public var dateDecodingStrategy: DateDecodingStrategy {
-    get { withOptions { $0.dateDecodingStrategy } }
-    set { withOptions { $0.dateDecodingStrategy = newValue } }
+    get { withOptions { $0.decoding.dateDecodingStrategy } }
+    set { withOptions { $0.decoding.dateDecodingStrategy = newValue } }
   }
 
   /// How `Data` values are read. Default: `.base64`.
   public var dataDecodingStrategy: DataDecodingStrategy {
-    get { withOptions { $0.dataDecodingStrategy } }
-    set { withOptions { $0.dataDecodingStrategy = newValue } }
+    get { withOptions { $0.decoding.dataDecodingStrategy } }
+    set { withOptions { $0.decoding.dataDecodingStrategy = newValue } }
   }
 
   /// How strings standing for NaN and infinities are read. Default: `.throw`.
   public var nonConformingFloatDecodingStrategy: NonConformingFloatDecodingStrategy {
-    get { withOptions { $0.nonConformingFloatDecodingStrategy } }
-    set { withOptions { $0.nonConformingFloatDecodingStrategy = newValue } }
+    get { withOptions { $0.decoding.nonConformingFloatDecodingStrategy } }
+    set { withOptions { $0.decoding.nonConformingFloatDecodingStrategy = newValue } }
   }
 
   /// Values that `init(from:)` implementations can read from their decoder.
   public var userInfo: [CodingUserInfoKey: any Sendable] {
-    get { withOptions { $0.userInfo } }
-    set { withOptions { $0.userInfo = newValue } }
+    get { withOptions { $0.decoding.userInfo } }
+    set { withOptions { $0.decoding.userInfo = newValue } }
   }
 
   /// Extensions to strict JSON that the decoder accepts. Default: `[]`.
@@ -145,8 +136,8 @@ public final class JKDecoder: LockedOptions, @unchecked Sendable {
   /// A type that decodes itself recursively (a tree of nodes) needs call
   /// stack in proportion to the depth of its input.
   public var maxDepth: Int {
-    get { withOptions { $0.maxDepth } }
-    set { withOptions { $0.maxDepth = newValue } }
+    get { withOptions { $0.decoding.maxDepth } }
+    set { withOptions { $0.decoding.maxDepth = newValue } }
   }
 
   /// Whether input compressed with gzip is inflated before it is decoded,
@@ -214,8 +205,8 @@ public final class JKDecoder: LockedOptions, @unchecked Sendable {
   /// // Unknown key "nmae": the model does not read it, …
   /// ```
   public var unknownKeyStrategy: UnknownKeyStrategy {
-    get { withOptions { $0.unknownKeyStrategy } }
-    set { withOptions { $0.unknownKeyStrategy = newValue } }
+    get { withOptions { $0.decoding.unknownKeyStrategy } }
+    set { withOptions { $0.decoding.unknownKeyStrategy = newValue } }
   }
 
   /// Empties the key caches that speed up repeated decoding: the one every
@@ -324,7 +315,7 @@ public final class JKDecoder: LockedOptions, @unchecked Sendable {
       contexts.give(context)
       throw error
     }
-    var session = DecodingSession(owner: context, input: bytes, options: options)
+    var session = DecodingSession(owner: context, input: bytes, options: options.decoding)
     defer {
       if DecodingSession.endDecode(&session) { session.giveBack(to: contexts) }
     }
@@ -335,7 +326,7 @@ public final class JKDecoder: LockedOptions, @unchecked Sendable {
   static func scanConfiguration(_ options: Options) -> ScanConfiguration {
     ScanConfiguration(
       options: options.parseOptions,
-      maxDepth: min(options.maxDepth, ScanConfiguration.maxDepthLimit),
+      maxDepth: min(options.decoding.maxDepth, ScanConfiguration.maxDepthLimit),
       allowsBigIntegers: true, assumesTopLevelDictionary: options.assumesTopLevelDictionary)
   }
 

@@ -145,7 +145,7 @@ final class RecordDecoder {
       current = reused
     } else {
       current = DecodingSession(
-        owner: context, document: document, recordRoots: roots, options: options)
+        owner: context, document: document, recordRoots: roots, options: options.decoding)
     }
     var failure: Failure?
     let regionStart = region.baseAddress.unsafelyUnwrapped

@@ -187,7 +187,7 @@ extension JKDecoder {
     // The scanner finds where elements end, but in an object whose braces
     // are left out, which only the end of the input ends.
     let framer = ArrayElementFramer(
-      options: options.parseOptions, maxDepth: options.maxDepth,
+      options: options.parseOptions, maxDepth: options.decoding.maxDepth,
       runs: !options.assumesTopLevelDictionary)
     return (
       framer,
@@ -248,8 +248,8 @@ extension JKDecoder {
     var options = options
     options.parseOptions.remove(.permitTextAfterValidJSON)
     // At least 0, so that no limit (Int.min included) can overflow here.
-    options.maxDepth =
-      Swift.max(Swift.min(options.maxDepth, ScanConfiguration.maxDepthLimit), 1) - 1
+    options.decoding.maxDepth =
+      Swift.max(Swift.min(options.decoding.maxDepth, ScanConfiguration.maxDepthLimit), 1) - 1
     return options
   }
 }
