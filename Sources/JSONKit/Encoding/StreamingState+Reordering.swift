@@ -15,27 +15,27 @@ extension StreamingState {
     if !frame.mayHaveDuplicates, isSorted(from: base) { return }
     let count = members.count &- base
     // Each output position's member (the last one of its key), and each
-    // member's output position, kept in `reorderedPositions` after the
+    // member's output position, kept in `log.reorderedPositions` after the
     // member count when the order changes.
     let order: [Int]
     var spellers: [Int]? = nil
-    let positionsStart = reorderedPositions.count &+ 1
-    reorderedPositions.append(count)
+    let positionsStart = log.reorderedPositions.count &+ 1
+    log.reorderedPositions.append(count)
     if frame.mayHaveDuplicates {
       let merged = orderKeepingLastOfEachKey(of: frame)
       order = merged.order
       spellers = merged.spellers
-      reorderedPositions.append(contentsOf: merged.positions)
+      log.reorderedPositions.append(contentsOf: merged.positions)
     } else {
       order = sortedOrder(ofMembersFrom: base)
-      reorderedPositions.append(contentsOf: repeatElement(0, count: count))
+      log.reorderedPositions.append(contentsOf: repeatElement(0, count: count))
       for (position, member) in order.enumerated() {
-        reorderedPositions[positionsStart &+ member] = position
+        log.reorderedPositions[positionsStart &+ member] = position
       }
     }
     if order.count == count && order.elementsEqual(0..<count) {
       // Nothing moves.
-      reorderedPositions.removeSubrange((positionsStart &- 1)...)
+      log.reorderedPositions.removeSubrange((positionsStart &- 1)...)
       return
     }
     containers[frame.serial].reordering = positionsStart &- 1
@@ -45,7 +45,7 @@ extension StreamingState {
   /// Writes the text of the members of `frame` again, in `order` (each
   /// output position's member; a member not in it is left out), and moves
   /// the records of the containers inside them, and the placeholders
-  /// (`placeholderStarts`), with their text. A member
+  /// (`log.placeholderStarts`), with their text. A member
   /// whose key is written as another member spells it, `spellers` giving
   /// that member for each position, is written with that spelling.
   private mutating func rewriteMembers(
@@ -63,7 +63,7 @@ extension StreamingState {
     }
     writer.truncate(to: regionStart)
     let hasInnerContainers = frame.serial &+ 1 < containers.count
-    let hasPlaceholders = placeholderStarts.last.map { $0 >= regionStart } ?? false
+    let hasPlaceholders = log.placeholderStarts.last.map { $0 >= regionStart } ?? false
     let movesText = hasInnerContainers || hasPlaceholders
     if movesText {
       newMemberStarts.removeAll(keepingCapacity: true)
@@ -126,8 +126,9 @@ extension StreamingState {
     var spellers: [Int] = []
     for (offset, member) in members[base...].enumerated() {
       if let entry = entryOfKey[member.key] {
-        if !superEncoderSlots.isEmpty,
-          superEncoderSlots.contains(EncodingSlot(container: frame.serial, member: order[entry]))
+        if !log.superEncoderSlots.isEmpty,
+          log.superEncoderSlots.contains(
+            EncodingSlot(container: frame.serial, member: order[entry]))
         {
           noteSuperEncoderKeyBegunAgain(member.key, inClosed: frame)
         }
@@ -246,16 +247,16 @@ extension StreamingState {
   /// member left out go.
   private mutating func movePlaceholders(ofMembersFrom base: Int) {
     let regionStart = members[base].start
-    var first = placeholderStarts.count
-    while first > 0, placeholderStarts[first &- 1] >= regionStart { first &-= 1 }
+    var first = log.placeholderStarts.count
+    while first > 0, log.placeholderStarts[first &- 1] >= regionStart { first &-= 1 }
     var moved: [Int] = []
     var member = base
-    for start in placeholderStarts[first...] {
+    for start in log.placeholderStarts[first...] {
       while member &+ 1 < members.count, members[member &+ 1].start <= start { member &+= 1 }
       let newStart = newMemberStarts[member &- base]
       if newStart >= 0 { moved.append(start &+ newStart &- members[member].start) }
     }
-    placeholderStarts.removeSubrange(first...)
-    placeholderStarts.append(contentsOf: moved.sorted())
+    log.placeholderStarts.removeSubrange(first...)
+    log.placeholderStarts.append(contentsOf: moved.sorted())
   }
 }

@@ -28,11 +28,9 @@ struct StreamingState: ~Copyable {
   private var wideObjects = DuplicateKeyTracker()
   /// Every container opened, by number.
   var containers: [ContainerRecord] = []
-  /// Where each `{}` written for a member that got no value is in the
-  /// output (see ``writeEmptyObject()``), in ascending order: a hand-over
-  /// reads these as values still to come (a super encoder's, used late),
-  /// and every other empty object as a value written. Rarely any.
-  var placeholderStarts: [Int] = []
+  /// What else a hand-over needs to know of the text written (see
+  /// ``HandOverLog``).
+  var log = HandOverLog()
   /// The coding key of the member each container fills, by container
   /// number, when its member's name does not tell it (see
   /// `Frame.hasStoredKey`); kept apart so that a record stays a plain value.
@@ -42,20 +40,6 @@ struct StreamingState: ~Copyable {
   /// member's coding key is not in `slotKeys`. The member's name is a
   /// conversion; the entry holds the key's string.
   private(set) var convertedKeys: [UnsafeMutablePointer<EncodedKeyCache.Entry>?] = []
-  /// The coding keys of the members super encoders were asked for, when
-  /// their names do not tell them: a super encoder may be used after later
-  /// members were begun, when its frame no longer holds its key.
-  private(set) var superEncoderKeys: [EncodingSlot: any CodingKey] = [:]
-  /// The members of objects super encoders were asked for: the key of
-  /// one may not be begun again (see
-  /// `EncodingSession.Conflict.superEncoderKeyBegunAgain`), which is
-  /// checked where an object's duplicate keys are resolved.
-  private(set) var superEncoderSlots: Set<EncodingSlot> = []
-  /// For each closed object whose members were reordered (sorted keys, or
-  /// a key encoded twice), from its record's `reordering` on: the number of
-  /// members begun, then the position in the output of each, in the order
-  /// they were begun.
-  var reorderedPositions: [Int] = []
   /// The buffer an object's text is copied into while its members are
   /// reordered, kept from one object to the next.
   var reorderScratch = ByteWriter(capacity: 16)
@@ -204,7 +188,7 @@ struct StreamingState: ~Copyable {
     var start: Int
     let isObject: Bool
     let isNested: Bool
-    /// Where the positions of its members are in `reorderedPositions`, if
+    /// Where the positions of its members are in `log.reorderedPositions`, if
     /// it was reordered.
     var reordering = -1
   }
@@ -302,8 +286,8 @@ struct StreamingState: ~Copyable {
   /// Notes that a super encoder was asked for the member in `slot`, and
   /// keeps its coding key when its name does not tell it.
   mutating func rememberSuperEncoderMember<Key: CodingKey>(_ key: Key, of slot: EncodingSlot) {
-    superEncoderSlots.insert(slot)
-    if keepsAllKeys || key.intValue != nil { superEncoderKeys[slot] = key }
+    log.superEncoderSlots.insert(slot)
+    if keepsAllKeys || key.intValue != nil { log.superEncoderKeys[slot] = key }
   }
 
   /// Keeps the coding key of the member just begun in the innermost frame,
@@ -541,8 +525,8 @@ struct StreamingState: ~Copyable {
       serial -= 1
     }
     writer.truncate(to: start)
-    if let last = placeholderStarts.last, last >= start {
-      placeholderStarts.removeAll { $0 >= start }
+    if let last = log.placeholderStarts.last, last >= start {
+      log.placeholderStarts.removeAll { $0 >= start }
     }
     // Every key written after `start` belonged to the member, so no error
     // for a later key was passed over.
@@ -611,7 +595,7 @@ struct StreamingState: ~Copyable {
   /// Foundation writes `{}` for a value that encoded nothing. Its place
   /// is noted: the value may still come, through an encoder kept for it.
   private mutating func writeEmptyObject() {
-    placeholderStarts.append(writer.count)
+    log.placeholderStarts.append(writer.count)
     writer.writeEmptyContainer(isObject: true, indentLevel: indentLevel)
   }
 

@@ -10,7 +10,7 @@
 /// where they are in the buffer, as ranges, and the tree writes them out
 /// as they are. Text with no container record (a `JSONValue` written
 /// whole) stays text too, but for the `{}` streaming wrote for a member
-/// that got no value (its `placeholderStarts`): that member awaits its
+/// that got no value (its `log.placeholderStarts`): that member awaits its
 /// value still.
 extension TreeState {
   /// A tree holding what `streaming` wrote, which it takes; it reports
@@ -41,7 +41,7 @@ extension TreeState {
     nodes[0].memberOfSlot.append(0)
     nodes[0].container = 0
     nodeOfContainer[0] = 0
-    let placeholders = Set(streaming.placeholderStarts)
+    let placeholders = Set(streaming.log.placeholderStarts)
 
     // With nothing written, the root awaits its value.
     if writer.count > 0 {
@@ -51,8 +51,8 @@ extension TreeState {
     for (serial, record) in streaming.containers.enumerated() where record.reordering >= 0 {
       guard let node = nodeOfContainer[serial] else { continue }
       let inTextOrder = nodes[node].memberOfSlot
-      let count = streaming.reorderedPositions[record.reordering]
-      let positions = streaming.reorderedPositions[(record.reordering + 1)...].prefix(count)
+      let count = streaming.log.reorderedPositions[record.reordering]
+      let positions = streaming.log.reorderedPositions[(record.reordering + 1)...].prefix(count)
       nodes[node].memberOfSlot = positions.map { inTextOrder[$0] }
     }
     for (index, frame) in streaming.frames.enumerated().dropFirst() {
@@ -66,13 +66,13 @@ extension TreeState {
         nodes[node].members[nodes[node].memberOfSlot[frame.count - 1]].codingKey = key
       }
     }
-    for (slot, key) in streaming.superEncoderKeys {
+    for (slot, key) in streaming.log.superEncoderKeys {
       guard let node = nodeOfContainer[slot.container],
         slot.member < nodes[node].memberOfSlot.count
       else { continue }
       nodes[node].members[nodes[node].memberOfSlot[slot.member]].codingKey = key
     }
-    for slot in streaming.superEncoderSlots {
+    for slot in streaming.log.superEncoderSlots {
       guard let node = nodeOfContainer[slot.container],
         slot.member < nodes[node].memberOfSlot.count
       else { continue }
