@@ -13,8 +13,9 @@
 // A method or property that a folder adds to a type of a folder below it,
 // in an extension, belongs to the folder of the extension: a folder below
 // it may not call it. A call is the member's name after a dot or before a
-// parenthesis; names that the folder, or one below it, declares too are
-// not checked, since the call may be to that one.
+// parenthesis; names that the folder, or one below it, declares as a
+// member too are not checked, since the call may be to that one, nor are
+// private members, which only their own file can call.
 import Foundation
 
 /// The folders from the bottom up: each may use the ones before it.
@@ -140,12 +141,18 @@ for source in sources {
   }
 }
 
-let extensionStart = #/^(?:(?:public|package|internal|fileprivate|private)\s+)*extension\s+(\w+)/#
+let extensionStart =
+  #/
+  ^ (?:@\w+(?:\([^)]*\))?\s+)*
+  (?:(?:public|package|internal|fileprivate|private)\s+)*
+  extension\s+(\w+)
+  /#
 let memberDeclaration =
   #/
   ^ \s* (?:@\w+(?:\([^)]*\))?\s+)*
-  (?:(?:public|package|internal|fileprivate|private|static|class|final|mutating|nonmutating|override|nonisolated|consuming|borrowing)(?:\([^)]*\))?\s+)*
-  (?:func|var|let)\s+(\w+)
+  (?:(?:public|package|internal|fileprivate|private|static|class|final|mutating|nonmutating
+    |override|nonisolated|consuming|borrowing)(?:\([^)]*\))?\s+)*
+  (?:func|var|let|case)\s+(\w+)
   /#
 
 /// For each folder, the names of the members its files declare, at any
@@ -159,10 +166,13 @@ for source in sources {
   var extended: String?
   for line in source.code.split(separator: "\n", omittingEmptySubsequences: false) {
     if depth == 0 { extended = line.firstMatch(of: extensionStart).map { String($0.1) } }
-    if let match = line.firstMatch(of: memberDeclaration) {
+    // Members of types and extensions, not the locals of their functions.
+    if depth <= 1, let match = line.firstMatch(of: memberDeclaration) {
       let name = String(match.1)
       declaredIn[source.folder, default: []].insert(name)
-      if depth == 1, let extended, let folder = owner[extended],
+      // A private member of an extension is its file's own.
+      let isPrivate = line.contains("private ") && !line.contains("private(set)")
+      if depth == 1, let extended, let folder = owner[extended], !isPrivate,
         layers.firstIndex(of: folder)! < layers.firstIndex(of: source.folder)!, name != "init"
       {
         addedAbove.append((name, source.folder, extended, source.file))
@@ -174,6 +184,7 @@ for source in sources {
 for added in addedAbove {
   let addedRank = layers.firstIndex(of: added.folder)!
   let call = try Regex("(\\.\\b\(added.name)\\b|\\b\(added.name)\\s*\\()")
+    .wordBoundaryKind(.simple)
   for source in sources {
     let rank = layers.firstIndex(of: source.folder)!
     guard rank < addedRank,

@@ -144,9 +144,8 @@ extension TreeState {
       }
     }
     if read == nil {
-      // The scanner refuses only a key holding a scalar JSONKit's reader
-      // rejects, which makes `encode` throw anyway (the key's error is
-      // kept); the tree then holds nothing of the text.
+      // Not expected: the scanner reads all JSONKit writes, in the mode
+      // `WrittenTape.read` sets. The tree then holds nothing of the text.
       noteUnreadableText(keyError: streaming.unreadableKeyError)
     }
   }
@@ -214,7 +213,7 @@ extension TreeState {
 /// only spaces and line breaks between tokens, so that where each value's
 /// text ends follows from where the next token starts.
 enum WrittenTape {
-  /// Calls `body` with the tape of `text` and `text`; nil when the scanner
+  /// Calls `body` with the tape of `text` and `text`; nil if the scanner
   /// refuses the text (see ``TreeState/noteUnreadableText(keyError:)``).
   static func read<Result>(
     _ text: UnsafeRawBufferPointer, _ body: (Tape, UnsafeRawBufferPointer) -> Result
@@ -223,8 +222,13 @@ enum WrittenTape {
     // of any length: `Int128`, `UInt128` and `Decimal` are written whole.
     // JSON5, for the `NaN` that `Decimal.nan` is written as (as Foundation
     // writes it); the rest of the text is JSON, which that mode reads alike.
+    // Loose Unicode, for a string holding U+0000 or a noncharacter: a key
+    // (whose error makes `encode` throw), or a value whose encoding failed
+    // on it after its text was written, which streaming could not take out
+    // from between members; the tree leaves that member out. The ranges of
+    // values are the text as written, whatever the tape holds.
     var configuration = ScanConfiguration()
-    configuration.options = .json5
+    configuration.options = [.json5, .looseUnicode]
     configuration.maxDepth = .max
     configuration.allowsBigIntegers = true
     return try? TapeScanning.withTape(

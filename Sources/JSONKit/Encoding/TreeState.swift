@@ -342,9 +342,9 @@ final class TreeState {
   }
 
   /// Notes that the text streaming wrote could not be read back for the
-  /// hand-over. Only a key holding a scalar JSONKit's reader rejects does
-  /// that, and `keyError`, its error, makes `encode` throw; without one,
-  /// `encode` throws this rather than write what the tree lost.
+  /// hand-over, which is not expected: `encode` then throws `keyError`, a
+  /// key's error that makes it throw anyway, or else this conflict, rather
+  /// than write what the tree lost.
   func noteUnreadableText(keyError: EncodingError?) {
     guard keyError == nil, conflict.pointee == nil else { return }
     conflict.pointee = EncodingSession.Conflict(

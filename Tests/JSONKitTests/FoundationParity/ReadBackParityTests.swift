@@ -291,6 +291,17 @@ extension FoundationParityTests {
         == ["a": 1, "b": "x\u{FFFD}", "c": ["ok", "\u{FFFD}", "fine"]])
     let ours = try JKEncoder().encode(Careful(refuses: true))
     #expect(try JSONValue(parsing: ours) == ["a": 1, "c": ["ok", "fine"]])
+    // Under a key strategy the refused string's text cannot be taken out
+    // from between the members; the tree the output goes to leaves it out.
+    let strategies: [JKEncoder.KeyEncodingStrategy] = [
+      .convertToSnakeCase, .custom { $0.last! },
+    ]
+    for strategy in strategies {
+      let encoder = JKEncoder()
+      encoder.keyEncodingStrategy = strategy
+      let output = try encoder.encode(Careful(refuses: true))
+      #expect(try JSONValue(parsing: output) == ["a": 1, "c": ["ok", "fine"]])
+    }
   }
 
   @Test func aKeyOfAMemberWhoseValueFailedAndWasCaughtIsNotWritten() throws {
