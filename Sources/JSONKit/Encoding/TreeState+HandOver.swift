@@ -3,9 +3,9 @@
 /// was instead of starting again.
 ///
 /// The text is read back once, by JSONKit's scanner: the containers still
-/// open are closed on a copy of it (the last member of the innermost may
-/// still await its value, which a `null` stands in for), and the copy is
-/// scanned onto a tape. Each container streaming opened (it knows where
+/// open are closed after it for the while (the last member of the
+/// innermost may still await its value, which a `null` stands in for),
+/// and it is scanned onto a tape. Each container streaming opened (it knows where
 /// each one's text starts) becomes a node, with its members; scalars stay
 /// where they are in the buffer, as ranges, and the tree writes them out
 /// as they are. Text with no container record (a `JSONValue` written
@@ -92,8 +92,10 @@ extension TreeState {
   private func readText(
     _ streaming: borrowing StreamingState, containerAtStart: [Int: Int], placeholders: Set<Int>
   ) {
-    let (text, awaitedValue) = closedText(openFrames: streaming.frames.dropFirst())
-    let read = text.withUnsafeBytes { text in
+    let (written, awaitedValue) = closeText(openFrames: streaming.frames.dropFirst())
+    // The closing text goes again once the text is read.
+    defer { writer.truncate(to: written) }
+    let read = writer.withBytes { text in
       WrittenTape.read(text) { tape, text in
         // The value at `index`, whose text ends at `end`, in `place`; a
         // container that streaming opened becomes a node, whose members
@@ -152,30 +154,32 @@ extension TreeState {
 }
 
 extension TreeState {
-  /// A copy of the text written, with the containers in `openFrames`
-  /// (outermost first) closed, and where in it a `null` stands for the
-  /// value the innermost one's last member awaits (-1 when none does).
+  /// Closes the containers in `openFrames` (outermost first) after the
+  /// text written, which the caller takes off again once it is read;
+  /// returns how long the text was, and where a `null` written here stands
+  /// for the value the innermost one's last member awaits (-1 when none
+  /// does).
   ///
   /// A member begun and not yet written has left its separator: an
-  /// object's key and colon (the `null` is its value), an array's comma
-  /// (taken off), or nothing when it is the first.
-  private func closedText(openFrames: ArraySlice<StreamingState.Frame>) -> (
-    text: [UInt8], awaitedValue: Int
+  /// object's key and colon, or an array's comma (the `null` follows
+  /// either), or nothing when it is an array's first.
+  private func closeText(openFrames: ArraySlice<StreamingState.Frame>) -> (
+    written: Int, awaitedValue: Int
   ) {
-    var text: [UInt8] = []
-    writer.withBytes { text = Array($0) }
-    var awaitedValue = -1
-    for frame in openFrames.reversed() {
-      while let last = text.last, last == UInt8(ascii: " ") || last == 10 { text.removeLast() }
-      if text.last == UInt8(ascii: ":") {
-        awaitedValue = text.count
-        text.append(contentsOf: "null".utf8)
-      } else if text.last == UInt8(ascii: ",") {
-        text.removeLast()
-      }
-      text.append(frame.isObject ? UInt8(ascii: "}") : UInt8(ascii: "]"))
+    let written = writer.count
+    let last: UInt8? = writer.withBytes { text in
+      let end = WrittenTape.end(ofTextBefore: text.count, in: text)
+      return end > 0 ? text[end - 1] : nil
     }
-    return (text, awaitedValue)
+    var awaitedValue = -1
+    if !openFrames.isEmpty, last == UInt8(ascii: ":") || last == UInt8(ascii: ",") {
+      awaitedValue = writer.count
+      writer.append("null")
+    }
+    for frame in openFrames.reversed() {
+      writer.append(frame.isObject ? UInt8(ascii: "}") : UInt8(ascii: "]"))
+    }
+    return (written, awaitedValue)
   }
 
   /// Makes the object or array whose text is at `range` a node in `place`,
