@@ -154,13 +154,12 @@ final class DecodingSession {
 
   @inline(__always)
   subscript(index: Int) -> TapeEntry {
-    entries[index]
+    tape[index]
   }
 
   @inline(__always)
   func indexAfter(_ index: Int) -> Int {
-    let entry = entries[index]
-    return entry.isContainer ? entry.containerEnd : index + 1
+    tape.indexAfter(index)
   }
 
   @inline(__always)
