@@ -3,7 +3,7 @@
 /// was instead of starting again.
 ///
 /// The text is read back once, by JSONKit's scanner: the containers still
-/// open are closed after it for the while (the last member of the
+/// open are closed after it until it is read (the last member of the
 /// innermost may still await its value, which a `null` stands in for),
 /// and it is scanned onto a tape. Each container streaming opened (it knows where
 /// each one's text starts) becomes a node, with its members; scalars stay
@@ -57,7 +57,7 @@ extension TreeState {
     }
     for (index, frame) in streaming.frames.enumerated().dropFirst() {
       guard let node = nodeOfContainer[frame.serial] else { continue }
-      // An element begun but not written yet leaves no text.
+      // An array's first element, begun but not written yet, leaves no text.
       while nodes[node].memberOfSlot.count < frame.count {
         nodes[node].members.append(Member(key: nil, codingKey: nil, value: .pending))
         nodes[node].memberOfSlot.append(nodes[node].members.count - 1)
