@@ -173,8 +173,9 @@ public final class JKCBORDecoder: LockedOptions, @unchecked Sendable {
       DecodingContext.shared.give(context)
       throw Self.invalidCBOR(error)
     }
-    var session = DecodingSession(owner: context, input: buffer, options: options.decoding)
-    if session.hasSharedValues { session.sharedValues = CBORSharedValues() }
+    var session = DecodingSession(
+      owner: context, input: buffer, options: options.decoding,
+      sharedValues: context.scan.state.sharedRoots.isEmpty ? nil : CBORSharedValues())
     defer {
       if DecodingSession.endDecode(&session) { session.giveBack(to: DecodingContext.shared) }
     }

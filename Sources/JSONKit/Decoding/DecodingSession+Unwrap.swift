@@ -199,7 +199,7 @@ extension DecodingSession {
       convert = nil
     }
     if let unknownKeys, entries[index].kind == .object { unknownKeys.readsWhole(index) }
-    if hasSharedValues, let sharedValues {
+    if let sharedValues {
       try sharedValues.checkNoSharedReference(in: index, path: path(), in: self)
     }
     do {

@@ -40,24 +40,25 @@ final class DecodingSession {
   let keyedLookup: KeyedLookup
   /// Rebuilds the coding paths of values, with the keys that led to them.
   @exclusivity(unchecked) var codingPaths: CodingPaths
-  /// Whether the document has shared values (CBOR's tag 28), a class
-  /// decoded at which, or at a reference to it, is one instance (see
-  /// ``sharedValues``).
-  @exclusivity(unchecked) private(set) var hasSharedValues: Bool
-  /// What decodes the classes at shared values, which the format that
-  /// scanned them gives the session; nil for JSON, which has none.
-  @exclusivity(unchecked) var sharedValues: (any SharedValueDecoding)?
+  /// What decodes the classes at the document's shared values (CBOR's
+  /// tag 28), a class decoded at which, or at a reference to it, is one
+  /// instance: given by the format that scanned them, for a document that
+  /// has some; nil for any other.
+  @exclusivity(unchecked) private(set) var sharedValues: (any SharedValueDecoding)?
   /// Whether something other than a class read a shared reference left in
   /// place of a copy (``TapeEntry/Kind/sharedReference``): what it decoded
   /// is not the value, and the document must be scanned again with copies.
   @exclusivity(unchecked) var needsSharedCopies = false
 
   /// A session over the document just scanned into `owner`'s scan context
-  /// from `input`.
+  /// from `input`, whose shared values, if it has any, `sharedValues`
+  /// decodes.
   convenience init(
-    owner: DecodingContext, input: UnsafeRawBufferPointer, options: DecodingOptions
+    owner: DecodingContext, input: UnsafeRawBufferPointer, options: DecodingOptions,
+    sharedValues: (any SharedValueDecoding)? = nil
   ) {
     self.init(owner: owner, document: Tape(context: owner.scan, input: input), options: options)
+    self.sharedValues = sharedValues
   }
 
   /// A session over `document`, on the tape of `owner`'s scan context: one
@@ -84,7 +85,6 @@ final class DecodingSession {
     if !recordRoots.isEmpty { codingPaths.beginDocument(tape: tape, recordRoots: recordRoots) }
     keyedObjects = keyTables.spareKeyedObjects
     keyTables.spareKeyedObjects = []
-    hasSharedValues = !context.state.sharedRoots.isEmpty
   }
 
   /// Readies the session for the next document scanned into its context
@@ -100,7 +100,6 @@ final class DecodingSession {
     keyedLookup.beginDocument(
       entries: entries, count: absentIndex, context: context)
     codingPaths.beginDocument(tape: tape, recordRoots: recordRoots)
-    hasSharedValues = !context.state.sharedRoots.isEmpty
     sharedValues = nil
     needsSharedCopies = false
     // The states of the spare containers kept from the document before stay,

@@ -2,10 +2,9 @@
 /// that the scan recorded as shared (CBOR's tag 28) and the places that
 /// refer to it (tag 29) decode as one instance of a class.
 ///
-/// The format whose scanner records shared values gives the session one
-/// (``DecodingSession/sharedValues``); the session asks it only in a
-/// document whose scan recorded some (``DecodingSession/hasSharedValues``),
-/// so that every other decode pays one test of a flag.
+/// The format whose scanner records shared values gives one to the session
+/// of a document that has some (``DecodingSession/sharedValues``); every
+/// other decode pays one test that there is none.
 protocol SharedValueDecoding: AnyObject {
   /// The class `type` decoded from the value at `index` of `session`'s
   /// document: the one instance of a shared value, wherever the model

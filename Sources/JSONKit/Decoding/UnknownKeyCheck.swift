@@ -164,8 +164,9 @@ extension DecodingSession {
   /// that refer to it (see ``SharedValueDecoding``).
   @inline(__always)
   func initialize<T: Decodable>(_ type: T.Type, at index: Int) throws -> T {
-    // For a value type the cast is false at compile time, where `T` is known.
-    if hasSharedValues, T.self is AnyObject.Type, let sharedValues {
+    // The test for shared values first: where `T` is not known at compile
+    // time, the cast is a call into the runtime.
+    if let sharedValues, T.self is AnyObject.Type {
       return try sharedValues.instance(type, at: index, in: self)
     }
     return try initializeValue(type, at: index)

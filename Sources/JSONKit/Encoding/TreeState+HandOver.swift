@@ -243,7 +243,7 @@ enum WrittenTape {
   /// Where the text before `position` ends, white space left out.
   static func end(ofTextBefore position: Int, in text: UnsafeRawBufferPointer) -> Int {
     var end = position
-    while end > 0, text[end - 1] == UInt8(ascii: " ") || text[end - 1] == 10 { end -= 1 }
+    while end > 0, LexicalRules.isJSONWhitespace(text[end - 1]) { end -= 1 }
     return end
   }
 

@@ -37,6 +37,13 @@ struct LexicalRules: BitwiseCopyable {
     }
   }
 
+  /// Whether `byte` is one of JSON's four whitespace bytes: space, line
+  /// feed, carriage return and tab.
+  @inline(__always)
+  static func isJSONWhitespace(_ byte: UInt8) -> Bool {
+    byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
+  }
+
   /// The length of the U+0085, U+2028 or U+2029 at `position`, whether or
   /// not they are allowed; 0 if there is none there, -1 if the bytes end
   /// inside what may be one (a stream waits for more; a whole document has

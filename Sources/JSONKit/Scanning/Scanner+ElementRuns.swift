@@ -110,7 +110,7 @@ extension Scanner where Recording == TapeRecording {
       let valueLength = scanner.pointee.index - start
       let end = start + valueLength
       var next = end
-      while next < run.count, Self.isJSONWhitespace(bytes[next]) { next += 1 }
+      while next < run.count, LexicalRules.isJSONWhitespace(bytes[next]) { next += 1 }
       // A string, array or object is whole at its closing byte, even at
       // the end of the bytes held (an async sequence of bytes brings one
       // element at a time); a number or literal only once what follows it
@@ -143,16 +143,11 @@ extension Scanner where Recording == TapeRecording {
       outcome.resume = next + 1
       outcome.afterComma = true
       start = next + 1
-      while start < run.count, Self.isJSONWhitespace(bytes[start]) { start += 1 }
+      while start < run.count, LexicalRules.isJSONWhitespace(bytes[start]) { start += 1 }
       // The end of the bytes held, or the array's end after a trailing
       // comma, is the framer's.
       guard start < run.count, bytes[start] != UInt8(ascii: "]") else { return outcome }
     }
     return outcome
-  }
-
-  @inline(__always)
-  private static func isJSONWhitespace(_ byte: UInt8) -> Bool {
-    byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
   }
 }
