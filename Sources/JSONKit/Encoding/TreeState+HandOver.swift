@@ -95,7 +95,7 @@ extension TreeState {
     let (written, awaitedValue) = closeText(openFrames: streaming.frames.dropFirst())
     // The closing text goes again once the text is read.
     defer { writer.truncate(to: written) }
-    let read = writer.withBytes { text in
+    let read: Void? = writer.withBytes { text in
       WrittenTape.read(text) { tape, text in
         // The value at `index`, whose text ends at `end`, in `place`; a
         // container that streaming opened becomes a node, whose members
