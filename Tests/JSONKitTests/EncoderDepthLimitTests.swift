@@ -184,6 +184,24 @@ struct EncoderDepthLimitTests {
     }
   }
 
+  /// A `maxDepth` past the ceiling (2,048) acts as the ceiling, so a model
+  /// deeper than the stack still gets the error.
+  @Test func aMaxDepthPastTheCeilingStillStopsADeepList() async {
+    await #expect(processExitsWith: .success) {
+      let list = Node.list(100_000)
+      let encoder = JKEncoder()
+      encoder.maxDepth = .max
+      let error = encodingError(encoder, list)
+      let threw = isTopLevelInvalidValue(error)
+      let named =
+        if case .invalidValue(_, let context) = error as? EncodingError {
+          context.debugDescription.contains("containers of a model nest at most 2048 deep")
+        } else { false }
+      Node.free(consume list)
+      if !threw || !named { exit(1) }
+    }
+  }
+
   /// Only the values down to one level past the limit are encoded, through
   /// every way a value reaches its children, streaming or in tree form.
   @Test(arguments: [Counted.Via.unkeyed, .keyed, .singleValue, .superEncoder])

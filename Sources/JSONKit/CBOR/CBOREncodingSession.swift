@@ -148,7 +148,7 @@ final class CBOREncodingSession {
     self.sharing = sharing
     self.pathPrefix = pathPrefix
     userInfo = settings.userInfo.isEmpty ? [:] : settings.userInfo.mapValues { $0 as Any }
-    maxDepth = settings.maxDepth
+    maxDepth = EncodingDepth.effective(settings.maxDepth)
     keyStrategy = settings.keyEncodingStrategy
     switch settings.keyEncodingStrategy {
     case .useDefaultKeys:

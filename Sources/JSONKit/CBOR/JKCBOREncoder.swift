@@ -145,7 +145,8 @@ public final class JKCBOREncoder: @unchecked Sendable {
   /// Encoding stops where the limit is passed: no value inside a container
   /// nested too deep is encoded (its `encode(to:)` is not called), so a
   /// recursive model deeper than the call stack gets the error instead of
-  /// overflowing the stack.
+  /// overflowing the stack. A limit above 2,048 acts as 2,048, as in
+  /// ``JKEncoder/maxDepth``.
   public var maxDepth: Int {
     get { self[setting: \.maxDepth] }
     set { self[setting: \.maxDepth] = newValue }

@@ -28,7 +28,7 @@ extension EncodingSession {
     let frame = innermostFrame
     // While streaming, the member was just begun, so its container is the
     // innermost frame, `frame` deep; in tree form `frame` is -1.
-    if frame > maxDepth || frame < 0 { try checkDepth(of: slot, value) }
+    if frame > containerDepthLimit || frame < 0 { try checkDepth(of: slot, value) }
     do {
       try encodeComposite(value, into: slot, byOwnEncoder: false)
     } catch {

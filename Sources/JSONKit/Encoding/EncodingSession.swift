@@ -60,6 +60,8 @@ final class EncodingSession {
 
   init(options: JKEncoder.Options, capacity: Int) {
     self.options = options
+    maxDepth = options.maxDepth
+    containerDepthLimit = EncodingDepth.effective(options.maxDepth)
     userInfo = options.userInfo.isEmpty ? [:] : options.userInfo.mapValues { $0 as Any }
     conflict = .allocate(capacity: 1)
     conflict.initialize(to: nil)
@@ -71,7 +73,7 @@ final class EncodingSession {
     streaming.initialize(
       to: StreamingState(
         options: options.outputFormatting, keyStrategy: options.keyEncodingStrategy,
-        maxDepth: options.maxDepth, capacity: capacity, conflict: conflict))
+        maxDepth: maxDepth, capacity: capacity, conflict: conflict))
     handedOver = .allocate(capacity: 1)
     handedOver.initialize(to: nil)
   }
@@ -348,7 +350,20 @@ final class EncodingSession {
   // MARK: - Finishing
 
   /// The deepest nesting written: ``JKEncoder/maxDepth``.
-  var maxDepth: Int { options.maxDepth }
+  let maxDepth: Int
+
+  /// The deepest container a value's `encode(to:)` is called in:
+  /// ``maxDepth``, at most ``EncodingDepth/limit``. A `JSONValue`, written
+  /// without a call-stack frame per level, may nest as deep as
+  /// ``maxDepth``.
+  let containerDepthLimit: Int
+
+  /// The limit named in the depth errors.
+  private var depthLimitText: String {
+    containerDepthLimit == maxDepth
+      ? "maxDepth (\(maxDepth))"
+      : "maxDepth (\(maxDepth); the containers of a model nest at most \(containerDepthLimit) deep)"
+  }
 
   /// Notes that a value nests deeper than ``maxDepth``.
   func noteTooDeep() {
@@ -356,7 +371,7 @@ final class EncodingSession {
   }
 
   /// Throws when the container of `slot` is nested deeper than
-  /// ``maxDepth``, so that `value`, which would nest deeper still, is not
+  /// ``containerDepthLimit``, so that `value`, which would nest deeper still, is not
   /// encoded: a recursive model (a linked list, an indirect enum) stops at
   /// the limit instead of overflowing the stack first. The container was
   /// opened (a container cannot refuse), so `encode` throws in any case.
@@ -364,15 +379,15 @@ final class EncodingSession {
     let depth =
       streaming.pointee.depth(ofContainer: slot.container)
       ?? tree?.depth(ofContainer: slot.container) ?? 0
-    guard depth > maxDepth else { return }
+    guard depth > containerDepthLimit else { return }
     noteTooDeep()
     throw EncodingError.invalidValue(
       value,
       EncodingError.Context(
         codingPath: codingPath(of: slot),
         debugDescription:
-          "Unable to encode the value to JSON: its container nests deeper than maxDepth "
-          + "(\(maxDepth)).",
+          "Unable to encode the value to JSON: its container nests deeper than "
+          + "\(depthLimitText).",
         underlyingError: NestedTooDeep()))
   }
 
@@ -391,7 +406,7 @@ final class EncodingSession {
         codingPath: [],
         debugDescription:
           "Unable to encode the given top-level value to JSON: its arrays and objects nest "
-          + "deeper than maxDepth (\(maxDepth)).",
+          + "deeper than \(depthLimitText).",
         underlyingError: underlying))
   }
 

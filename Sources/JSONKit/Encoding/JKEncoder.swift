@@ -106,7 +106,11 @@ public final class JKEncoder: LockedOptions, @unchecked Sendable {
   /// Encoding stops where the limit is passed: no value inside a container
   /// nested too deep is encoded (its `encode(to:)` is not called), so a
   /// recursive model deeper than the call stack (a long linked list, an
-  /// indirect enum) gets the error instead of overflowing the stack. The
+  /// indirect enum) gets the error instead of overflowing the stack. For
+  /// the containers of a model, a limit above 2,048 acts as 2,048: each
+  /// level's `encode(to:)` takes its own stack frames, and 2,048 levels fit
+  /// an 8 MiB stack. A ``JSONValue``, written without a frame per level,
+  /// nests as deep as the limit allows. The
   /// error's coding path is empty, as Foundation's is; its
   /// `underlyingError`, when encoding stopped early, is the error thrown
   /// there, with the coding path of the value that was not encoded.

@@ -182,6 +182,36 @@ struct CBOREncoderSemanticsTests {
     #expect(JKCBOREncoder().maxDepth == 511)
   }
 
+  /// A `maxDepth` past 2,048 acts as 2,048, in both encoders: a recursive
+  /// model far deeper than that throws instead of overflowing the stack.
+  @Test func aMaxDepthPastTheCeilingActsAsTheCeiling() {
+    let outcome = onThread(stackSize: 64 << 20) { () -> String in
+      let ours = Counter()
+      let theirs = Counter()
+      let cbor = JKCBOREncoder()
+      cbor.maxDepth = .max
+      let json = JKEncoder()
+      json.maxDepth = 1_000_000
+      let deep = Link(depth: 2_060, counter: ours)
+      guard (try? cbor.encodeToBytes(deep)) == nil, (try? json.encode(deep)) == nil else {
+        return "a 2,060-deep list was encoded"
+      }
+      // The value in the container past the limit opened it; its child is
+      // refused before its encode(to:) runs.
+      guard ours.calls == 2 * 2_049 else { return "encode(to:) ran \(ours.calls) times" }
+      let deepest = Link(depth: 2_048, counter: theirs)
+      // 2,047 one-element arrays around an empty one.
+      guard (try? cbor.encodeToBytes(deepest))?.count == 2_048 else {
+        return "CBOR refused 2,048 levels"
+      }
+      guard (try? json.encode(deepest))?.count == 2 * 2_048 else {
+        return "JSON refused 2,048 levels"
+      }
+      return "ok"
+    }
+    #expect(outcome == "ok")
+  }
+
   /// An integer written through its own single-value container, so that
   /// arrays of it go through unkeyed containers.
   struct Boxed: Encodable {
