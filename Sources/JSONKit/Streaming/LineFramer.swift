@@ -47,10 +47,11 @@ struct LineFramer: RecordFramer {
     return UnsafeRawPointer(found) - base
   }
 
-  /// Whether a line holds only spaces, tabs and carriage returns, and so
-  /// is skipped without being scanned.
+  /// Whether a line holds only JSON whitespace (spaces, tabs and carriage
+  /// returns: a line holds no line feed), and so is skipped without being
+  /// scanned.
   static func isBlank(_ bytes: UnsafeRawBufferPointer) -> Bool {
-    bytes.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
+    bytes.allSatisfy(LexicalRules.isJSONWhitespace)
   }
 
   /// Reads a batch of lines in runs of lines that are not blank, skipping
