@@ -26,7 +26,7 @@ let layers = [
   "Input",  // gzip, Unicode encodings: bytes to UTF-8 text
   "Scanning",  // text to tape, parse options, key cache
   "Coding",  // what every Codable format shares: key types, coding keys, value texts
-  "Writing",  // ByteWriter, number and string output, gzip output
+  "Writing",  // ByteWriter, number, string and coding-key output, gzip output
   "Value",  // JSONValue, JSONObject, JSONPointer, JKSerialization
   "Decoding",  // JKDecoder over the tape
   "Encoding",  // JKEncoder

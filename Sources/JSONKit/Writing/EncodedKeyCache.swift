@@ -1,8 +1,9 @@
 import Foundation
 
-/// The written form of coding keys, made once per process: each key's quoted
-/// bytes, the fingerprint streaming finds duplicate keys with, and the
-/// prefix sorted keys are ordered by.
+/// The written form of coding keys, made once per process and shared by
+/// `JKEncoder` and `JKCBOREncoder`: each key's quoted bytes, the
+/// fingerprint streaming finds duplicate keys with, and the prefix sorted
+/// keys are ordered by.
 ///
 /// A key is found by the bits of its `String` value, not by its contents:
 /// an entry keeps its string alive, so a string with the same bits has the
@@ -176,20 +177,5 @@ final class EncodedKeyCache: @unchecked Sendable {
     entry.pointee.quoted.deallocate()
     entry.deinitialize(count: 1)
     entry.deallocate()
-  }
-}
-
-/// The name an object member is written under, after the key strategy, and
-/// its written form when the process-wide ``EncodedKeyCache`` keeps it.
-struct MemberName {
-  let string: String
-  /// The name's quoted bytes, fingerprint and sort prefix, made once per
-  /// process; nil for a name written, and escaped, as it comes.
-  let cached: UnsafeMutablePointer<EncodedKeyCache.Entry>?
-
-  @inline(__always)
-  init(_ string: String, cached: UnsafeMutablePointer<EncodedKeyCache.Entry>? = nil) {
-    self.string = string
-    self.cached = cached
   }
 }
