@@ -24,8 +24,9 @@ struct StreamingState: ~Copyable {
   var frames: [Frame] = []
   /// The members of the open objects, in the order they were begun.
   var members: [Member] = []
-  /// The fingerprints of the members of open wide objects.
-  private var wideObjects = DuplicateKeyTracker()
+  /// Whether a key being begun may repeat one of its object's (see
+  /// ``DuplicateKeyTracker``).
+  private var duplicateKeys = DuplicateKeyTracker()
   /// Every container opened, by number.
   var containers: [ContainerRecord] = []
   /// What else a hand-over needs to know of the text written (see
@@ -378,7 +379,7 @@ struct StreamingState: ~Copyable {
         fingerprint = writer.fingerprint(ofKey: name, quotedFrom: start)
         sortPrefix = writer.sortsKeys ? writer.sortPrefix(ofKeyQuotedAt: start, name: name) : 0
       }
-      mayRepeat = noteFingerprint(fingerprint, inFrame: index)
+      mayRepeat = duplicateKeys.note(fingerprint, in: &frames[index], members: members)
       members.append(
         Member(
           key: name, cached: cached, fingerprint: fingerprint, sortPrefix: sortPrefix,
@@ -390,38 +391,6 @@ struct StreamingState: ~Copyable {
     return (
       EncodingSlot(container: container, member: frames[index].count - 1), memberStart, mayRepeat
     )
-  }
-
-  /// Notes the fingerprint of the member being begun in `frames[index]`,
-  /// marking the object when an earlier member may have the same key; returns
-  /// whether one may.
-  @inline(__always)
-  private mutating func noteFingerprint(_ fingerprint: UInt64, inFrame index: Int) -> Bool {
-    if frames[index].count >= DuplicateKeyTracker.threshold {
-      let base = frames[index].memberBase
-      return wideObjects.note(fingerprint, in: &frames[index], members: members[base...])
-    }
-    let bit = UInt64(1) << (fingerprint & 63)
-    let seen =
-      fingerprint & 64 == 0
-      ? frames[index].fingerprintBits.0 & bit : frames[index].fingerprintBits.1 & bit
-    if seen == 0 {
-      if fingerprint & 64 == 0 {
-        frames[index].fingerprintBits.0 |= bit
-      } else {
-        frames[index].fingerprintBits.1 |= bit
-      }
-    } else if !frames[index].mayHaveDuplicates {
-      var other = frames[index].memberBase
-      while other < members.count {
-        if members[other].fingerprint == fingerprint {
-          frames[index].mayHaveDuplicates = true
-          break
-        }
-        other += 1
-      }
-    }
-    return seen != 0
   }
 
   // MARK: - Values
@@ -514,7 +483,7 @@ struct StreamingState: ~Copyable {
   private mutating func takeOutText(from start: Int, after index: Int) {
     if index + 1 < frames.count {
       members.removeLast(members.count - frames[index + 1].memberBase)
-      for frame in frames[(index + 1)...] { wideObjects.leave(frame) }
+      for frame in frames[(index + 1)...] { duplicateKeys.leave(frame) }
       frames.removeLast(frames.count - (index + 1))
     }
     // The containers opened for the member come last, and their text lies
@@ -613,7 +582,7 @@ struct StreamingState: ~Copyable {
     writer.closeContainer(
       isObject: frame.isObject, isEmpty: frame.count == 0, indentLevel: level - 1)
     if frame.isObject { members.removeLast(members.count - frame.memberBase) }
-    wideObjects.leave(frame)
+    duplicateKeys.leave(frame)
   }
 
   /// Finishes streaming: closes every container. Returns false when the
