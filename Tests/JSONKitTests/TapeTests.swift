@@ -143,7 +143,8 @@ struct TapeTests {
     for _ in 0..<3 {
       for document in [first, second] {
         let kinds = try document.withUnsafeBytes { input in
-          try TapeScanning.withTape(input, configuration: ScanConfiguration(), pool: pool) { tape in
+          try InputText(utf8: input).withTape(configuration: ScanConfiguration(), pool: pool) {
+            tape in
             (0..<tape.count).map { tape[$0].kind }
           }
         }

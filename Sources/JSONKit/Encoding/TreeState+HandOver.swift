@@ -235,8 +235,8 @@ enum WrittenTape {
     configuration.options = [.json5, .looseUnicode]
     configuration.maxDepth = .max
     configuration.allowsBigIntegers = true
-    return try? TapeScanning.withTape(
-      text, configuration: configuration, pool: ScanContextPool.shared
+    return try? InputText(utf8: text).withTape(
+      configuration: configuration, pool: ScanContextPool.shared
     ) { tape in body(tape, text) }
   }
 

@@ -1,7 +1,10 @@
 /// The one way from a document's text to its tape, or to the answer of
 /// validating it: every reader of whole documents (`JKDecoder`, `JSONValue`'s
-/// parsers and validators) scans through here, so that an error is always
-/// placed in the caller's bytes.
+/// parsers and validators, and the encoder reading its own text back at a
+/// hand-over) scans through here, so that an error is always placed in the
+/// caller's bytes. (Streams scan batches of records through
+/// ``Scanner/scanRecords(_:_:within:into:configuration:roots:)`` and
+/// ``Scanner/scanElements(_:into:configuration:elementSize:)``.)
 extension InputText {
   /// Scans the text into the tape of `context`, or after what the tape
   /// holds when `appending`, with offsets in `region` when given (see
@@ -21,6 +24,18 @@ extension InputText {
     } catch {
       throw relocated(error)
     }
+  }
+
+  /// Scans the text with a context from `pool` and calls `body` with the
+  /// tape; the context goes back to the pool afterwards, so `body` must not
+  /// keep the tape.
+  func withTape<R>(
+    configuration: ScanConfiguration, pool: ScanContextPool, _ body: (Tape) throws -> R
+  ) throws -> R {
+    let context = pool.take()
+    defer { pool.give(context) }
+    try scan(into: context, configuration: configuration)
+    return try body(Tape(context: context, input: utf8))
   }
 
   /// Validates the text with the stack of `context`, recording nothing.

@@ -164,22 +164,6 @@ struct Tape {
   }
 }
 
-/// Scanning a document and handing its tape to a consumer.
-enum TapeScanning {
-  /// Scans `input` with a context from `pool` and calls `body` with the
-  /// tape; the context goes back to the pool afterwards, so `body` must not
-  /// keep the tape.
-  static func withTape<R>(
-    _ input: UnsafeRawBufferPointer, configuration: ScanConfiguration, pool: ScanContextPool,
-    _ body: (Tape) throws -> R
-  ) throws -> R {
-    let context = pool.take()
-    defer { pool.give(context) }
-    try Scanner.scan(input, into: context, configuration: configuration)
-    return try body(Tape(context: context, input: input))
-  }
-}
-
 /// Access to the bytes of each input type JSONKit reads, without copying
 /// where the container allows it.
 enum InputBytes {

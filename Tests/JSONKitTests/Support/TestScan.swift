@@ -17,8 +17,8 @@ enum TestScan {
     let configuration = ScanConfiguration(
       options: options, maxDepth: maxDepth, allowsBigIntegers: bigIntegers)
     return try bytes.withUnsafeBytes { input in
-      try TapeScanning.withTape(
-        input, configuration: configuration, pool: ScanContextPool(limit: 1)
+      try InputText(utf8: input).withTape(
+        configuration: configuration, pool: ScanContextPool(limit: 1)
       ) {
         Array(UnsafeBufferPointer(start: $0.entries, count: $0.count))
       }
