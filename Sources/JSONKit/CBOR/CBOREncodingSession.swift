@@ -588,33 +588,27 @@ final class CBOREncodingSession {
 
   func codingPath(of slot: CBORSlot) -> [any CodingKey] {
     if let index = frameIndex(slot.container), frames[index].count &- 1 == slot.member {
-      return index == 0 ? pathPrefix : encoderPath(ofFrame: index) + [lastKey(ofFrame: index)]
+      return pathPrefix
+        + EncoderCodingPaths.ofValue(
+          key: lastKey(ofFrame: index), in: index, parent: parentLevel,
+          isNested: { frames[$0].isNested }, key: { lastKey(ofFrame: $0 &- 1) })
     }
     return handOver().codingPath(of: slot)
   }
 
   func codingPath(ofContainer container: Int) -> [any CodingKey] {
-    if let index = frameIndex(container) { return codingPath(ofFrame: index) }
+    if let index = frameIndex(container) {
+      return pathPrefix
+        + EncoderCodingPaths.ofContainer(
+          index, parent: parentLevel, isNested: { frames[$0].isNested },
+          key: { lastKey(ofFrame: $0 &- 1) })
+    }
     return handOver().codingPath(ofContainer: container)
   }
 
-  /// The coding path of the encoder whose container frame `index` is:
-  /// that of the container a nested container was opened in.
-  private func encoderPath(ofFrame index: Int) -> [any CodingKey] {
-    var level = index
-    while frames[level].isNested { level -= 1 }
-    return codingPath(ofFrame: level)
-  }
-
-  private func codingPath(ofFrame index: Int) -> [any CodingKey] {
-    var path = pathPrefix
-    var level = 1
-    while level < index {
-      path.append(lastKey(ofFrame: level))
-      level += 1
-    }
-    return path
-  }
+  /// The frame of the open container that holds the member the container
+  /// of frame `index` fills: the one before it; nil for the root's.
+  private func parentLevel(_ index: Int) -> Int? { index > 0 ? index &- 1 : nil }
 
   /// The coding key of the last member begun in frame `index`.
   private func lastKey(ofFrame index: Int) -> any CodingKey {

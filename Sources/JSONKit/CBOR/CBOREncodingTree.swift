@@ -332,25 +332,25 @@ final class CBOREncodingTree {
   // MARK: - Coding paths and depth
 
   func codingPath(ofContainer container: Int) -> [any CodingKey] {
-    codingPath(ofNode: node(of: container))
+    session.pathPrefix
+      + EncoderCodingPaths.ofContainer(
+        node(of: container), parent: parentNode, isNested: { nodes[$0].isNested },
+        key: { key(of: nodes[$0].parentMember, in: nodes[$0].parent) })
   }
 
   func codingPath(of slot: CBORSlot) -> [any CodingKey] {
     let (node, member) = place(of: slot)
-    if node == 0 { return session.pathPrefix }
-    var owner = node
-    while nodes[owner].isNested, nodes[owner].parent > 0 { owner = nodes[owner].parent }
-    return codingPath(ofNode: owner) + [key(of: member, in: node)]
+    return session.pathPrefix
+      + EncoderCodingPaths.ofValue(
+        key: key(of: member, in: node), in: node, parent: parentNode,
+        isNested: { nodes[$0].isNested },
+        key: { key(of: nodes[$0].parentMember, in: nodes[$0].parent) })
   }
 
-  private func codingPath(ofNode node: Int) -> [any CodingKey] {
-    var path: [any CodingKey] = []
-    var node = node
-    while nodes[node].parent > 0 {
-      path.append(key(of: nodes[node].parentMember, in: nodes[node].parent))
-      node = nodes[node].parent
-    }
-    return session.pathPrefix + path.reversed()
+  /// The node that holds the member `node` is the value of; nil for the
+  /// root's (and a node outside the tree).
+  private func parentNode(_ node: Int) -> Int? {
+    nodes[node].parent >= 0 ? nodes[node].parent : nil
   }
 
   private func key(of member: Int, in node: Int) -> any CodingKey {

@@ -5,13 +5,7 @@ import Foundation
 extension StreamingState {
   // MARK: - Coding paths
 
-  // Foundation's paths: a value's encoder has the path of the encoder whose
-  // container the value is encoded into, plus the value's key. A nested
-  // container belongs to the encoder of the container that made it, so the
-  // keys of nested containers are not in the paths of the values encoded
-  // into them (`a.nestedContainer(forKey: "b").encode(x, forKey: "c")`
-  // gives x the path of a's encoder plus "c"). A container's own path, and
-  // the path a custom key strategy sees, do include them.
+  // Foundation's rule for the paths is stated in ``EncoderCodingPaths``.
 
   /// The coding path of the value in `slot`: that of its encoder; nil when
   /// only the tree knows it (the slot is not its container's last member,
@@ -28,32 +22,21 @@ extension StreamingState {
   }
 
   /// The coding path of a value encoded under `key` into the container of
-  /// `frames[level]`.
+  /// `frames[level]`. The container that holds the member a container
+  /// fills is the one before it among the open ones.
   private func encoderPath(ofLevel level: Int, key: any CodingKey) -> [any CodingKey] {
-    var reversedPath = [key]
-    var level = level
-    while true {
-      // frames[0] holds only the root value, whose path is empty.
-      while frames[level].isNested { level -= 1 }
-      level -= 1
-      guard level >= 1 else { break }
-      reversedPath.append(lastMemberKey(of: frames[level]))
-    }
-    return reversedPath.reversed()
+    EncoderCodingPaths.ofValue(
+      key: key, in: level, parent: { $0 > 0 ? $0 - 1 : nil }, isNested: { frames[$0].isNested },
+      key: { lastMemberKey(of: frames[$0 - 1]) })
   }
 
   /// The coding path of the container `container` itself; nil when it is
   /// closed.
   func codingPath(ofContainer container: Int) -> [any CodingKey]? {
-    guard var level = frameIndex(container) else { return nil }
-    var nestedKeys: [any CodingKey] = []
-    while frames[level].isNested {
-      nestedKeys.append(lastMemberKey(of: frames[level - 1]))
-      level -= 1
-    }
-    guard level >= 2 else { return nestedKeys.reversed() }
-    return encoderPath(ofLevel: level - 1, key: lastMemberKey(of: frames[level - 1]))
-      + nestedKeys.reversed()
+    guard let level = frameIndex(container) else { return nil }
+    return EncoderCodingPaths.ofContainer(
+      level, parent: { $0 > 0 ? $0 - 1 : nil }, isNested: { frames[$0].isNested },
+      key: { lastMemberKey(of: frames[$0 - 1]) })
   }
 
   /// The coding path of the container of `frame`, just taken off the

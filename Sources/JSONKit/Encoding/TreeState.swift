@@ -398,16 +398,9 @@ final class TreeState {
 
   /// The coding path of the value of a member: that of its encoder.
   private func codingPath(ofPlace place: (node: Int, member: Int)) -> [any CodingKey] {
-    var reversedPath: [any CodingKey] = []
-    var current: (node: Int, member: Int)? = place
-    // The root's pseudo-container (and a node outside the tree) has no parent.
-    while let place = current, nodes[place.node].parent != nil {
-      reversedPath.append(key(of: place))
-      var owner = place.node
-      while nodes[owner].isNested, let parent = nodes[owner].parent { owner = parent.node }
-      current = nodes[owner].parent
-    }
-    return reversedPath.reversed()
+    EncoderCodingPaths.ofValue(
+      key: key(of: place), in: place.node, parent: { nodes[$0].parent?.node },
+      isNested: { nodes[$0].isNested }, key: { key(of: nodes[$0].parent.unsafelyUnwrapped) })
   }
 
   /// The coding path of the container `container` itself.
@@ -416,14 +409,9 @@ final class TreeState {
   }
 
   private func codingPath(ofNode node: Int) -> [any CodingKey] {
-    var nestedKeys: [any CodingKey] = []
-    var node = node
-    while nodes[node].isNested, let parent = nodes[node].parent {
-      nestedKeys.append(key(of: parent))
-      node = parent.node
-    }
-    let path = nodes[node].parent.map { codingPath(ofPlace: $0) } ?? []
-    return path + nestedKeys.reversed()
+    EncoderCodingPaths.ofContainer(
+      node, parent: { nodes[$0].parent?.node }, isNested: { nodes[$0].isNested },
+      key: { key(of: nodes[$0].parent.unsafelyUnwrapped) })
   }
 
   // MARK: - Writing

@@ -305,6 +305,75 @@ struct CBOREncoderSemanticsTests {
     try expectAsJSON(Paths(log: PathLog()))
   }
 
+  /// Containers nested inside values that are encoded into nested
+  /// containers, two levels down; with `late`, the outer nested container
+  /// is written into after a later sibling, so in tree form.
+  struct NestedPaths: Encodable {
+    let log: PathLog
+    let late: Bool
+    enum Keys: String, CodingKey { case a, i, u, p, n, z, early }
+    func encode(to encoder: any Encoder) throws {
+      var top = encoder.container(keyedBy: Keys.self)
+      var a = top.nestedContainer(keyedBy: Keys.self, forKey: .a)
+      if late { try top.encode(1, forKey: .early) }
+      try a.encode(Middle(log: log), forKey: .i)
+      var u = a.nestedUnkeyedContainer(forKey: .u)
+      var map = u.nestedContainer(keyedBy: Keys.self)
+      log.paths.append(map.codingPath.map(\.stringValue))
+      try map.encode(Probe(log: log), forKey: .p)
+    }
+  }
+
+  struct Middle: Encodable {
+    let log: PathLog
+    func encode(to encoder: any Encoder) throws {
+      log.paths.append(encoder.codingPath.map(\.stringValue))
+      var container = encoder.container(keyedBy: NestedPaths.Keys.self)
+      var list = container.nestedUnkeyedContainer(forKey: .n)
+      var map = list.nestedContainer(keyedBy: NestedPaths.Keys.self)
+      log.paths.append(map.codingPath.map(\.stringValue))
+      try map.encode(Probe(log: log), forKey: .z)
+      try list.encode(Probe(log: log))
+    }
+  }
+
+  /// The paths of values and containers under nested containers, and
+  /// those a custom key strategy is given, are `JSONEncoder`'s: the key a
+  /// nested container was made for is not in its values' paths.
+  @Test(arguments: [false, true])
+  func codingPathsUnderNestedContainersAreFoundations(late: Bool) throws {
+    let foundation = PathLog()
+    let json = PathLog()
+    let cbor = PathLog()
+    let named = (foundation: PathLog(), json: PathLog(), cbor: PathLog())
+    func naming(_ log: PathLog) -> JSONEncoder.KeyEncodingStrategy {
+      .custom { path in
+        log.paths.append(path.map(\.stringValue))
+        return path[path.count - 1]
+      }
+    }
+    let foundationEncoder = JSONEncoder()
+    _ = try foundationEncoder.encode(NestedPaths(log: foundation, late: late))
+    _ = try JKEncoder().encode(NestedPaths(log: json, late: late))
+    _ = try JKCBOREncoder().encodeToBytes(NestedPaths(log: cbor, late: late))
+    // The path of Middle's value under its nested container, without "a".
+    #expect(foundation.paths.contains(["i", "z"]))
+    #expect(json.paths == foundation.paths)
+    #expect(cbor.paths == foundation.paths)
+    foundationEncoder.keyEncodingStrategy = naming(named.foundation)
+    _ = try foundationEncoder.encode(NestedPaths(log: PathLog(), late: late))
+    let jsonEncoder = JKEncoder()
+    jsonEncoder.keyEncodingStrategy = naming(named.json)
+    _ = try jsonEncoder.encode(NestedPaths(log: PathLog(), late: late))
+    let cborEncoder = JKCBOREncoder()
+    cborEncoder.keyEncodingStrategy = naming(named.cbor)
+    _ = try cborEncoder.encodeToBytes(NestedPaths(log: PathLog(), late: late))
+    let strategyPaths = Set(named.foundation.paths)
+    #expect(strategyPaths.contains(["i", "n", "Index 0", "z"]))
+    #expect(Set(named.json.paths) == strategyPaths)
+    #expect(Set(named.cbor.paths) == strategyPaths)
+  }
+
   private func expectAsJSON<T: Encodable>(
     _ value: T, sourceLocation: SourceLocation = #_sourceLocation
   ) throws {
