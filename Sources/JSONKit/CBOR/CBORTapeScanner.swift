@@ -178,9 +178,10 @@ struct CBORTapeScanner {
     var entryFlags = flags
     if kind == .string {
       let bytes = UnsafeRawBufferPointer(rebasing: reader.bytes[start..<start + count])
-      if Tape.isASCII(bytes.assumingMemoryBound(to: UInt8.self)) {
-        entryFlags |= TapeEntry.isASCII
-      } else if let bad = UTF8Validation.firstIllFormedOffset(bytes) {
+      switch UTF8Validation.check(bytes) {
+      case .ascii: entryFlags |= TapeEntry.isASCII
+      case .wellFormed: break
+      case .illFormed(let bad):
         throw JKCBORError(.invalidUTF8, "A text string is not well-formed UTF-8", at: start + bad)
       }
     }
@@ -296,11 +297,14 @@ struct CBORTapeScanner {
       if let predicted = state.keys.predictedKey(key, length: count) {
         id = predicted
       } else {
-        let bytes = UnsafeRawBufferPointer(start: key, count: count)
-        if let bad = UTF8Validation.firstIllFormedOffset(bytes) {
-          throw JKCBORError(.invalidUTF8, "A text string is not well-formed UTF-8", at: start + bad)
+        // A key already interned has valid bytes: only a new one is checked.
+        id = try state.keys.intern(key, length: count) { () throws(JKCBORError) in
+          let bytes = UnsafeRawBufferPointer(start: key, count: count)
+          if let bad = UTF8Validation.firstIllFormedOffset(bytes) {
+            throw JKCBORError(
+              .invalidUTF8, "A text string is not well-formed UTF-8", at: start + bad)
+          }
         }
-        id = state.keys.intern(key, length: count)
       }
       if S.recordsStrings {
         let bytes = UnsafeBufferPointer(start: key, count: count)

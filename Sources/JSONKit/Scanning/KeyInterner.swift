@@ -153,6 +153,26 @@ struct KeyInterner {
     return id
   }
 
+  /// The id of the key whose UTF-8 bytes are `key[0..<length]`, adding it
+  /// if new once `validate` accepts it, for readers that check a key's
+  /// bytes only when it is new: every key the interner holds was checked
+  /// when it was added, so equal bytes need no check.
+  @inline(__always)
+  mutating func intern<Failure: Error>(
+    _ key: UnsafePointer<UInt8>, length: Int, validatingNew validate: () throws(Failure) -> Void
+  ) throws(Failure) -> UInt32 {
+    let hash = Self.hash(key, length: length)
+    let id: UInt32
+    if let found = table.id(of: key, length: length, hash: hash) {
+      id = UInt32(found)
+    } else {
+      try validate()
+      id = insert(key, length: length, hash: hash)
+    }
+    follow(with: id)
+    return id
+  }
+
   /// Records that `id` came next, for the prediction.
   @inline(__always)
   private mutating func follow(with id: UInt32) {

@@ -108,16 +108,44 @@ enum UTF8Validation {
 }
 
 extension UTF8Validation {
-  /// The offset of the first byte of `bytes` that is not part of a
-  /// well-formed UTF-8 sequence, or `nil` when all of it is well-formed.
+  /// What ``check(_:)`` finds in a text.
+  enum TextCheck: Equatable {
+    /// Every byte is ASCII.
+    case ascii
+    /// Well-formed UTF-8, with at least one byte that is not ASCII.
+    case wellFormed
+    /// Ill-formed from this offset on.
+    case illFormed(at: Int)
+  }
+
+  /// Whether `bytes` are ASCII, well-formed UTF-8 or neither (and where),
+  /// in one pass: a reader that flags ASCII text and validates the rest
+  /// reads the ASCII prefix once.
   ///
   /// Only Unicode's well-formedness counts here: U+0000 and noncharacters
   /// are scalars like any other, as formats other than JSON (CBOR's text
   /// strings) take them.
-  static func firstIllFormedOffset(_ bytes: UnsafeRawBufferPointer) -> Int? {
-    guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return nil }
+  @inline(__always)
+  static func check(_ bytes: UnsafeRawBufferPointer) -> TextCheck {
+    guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return .ascii }
     let end = bytes.count
     var index = 0
+    // The ASCII prefix, eight bytes at a time, then byte by byte.
+    while end - index >= 8,
+      UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 == 0
+    {
+      index += 8
+    }
+    while index < end, base[index] < 0x80 { index += 1 }
+    if index == end { return .ascii }
+    return check(base, from: index, end: end)
+  }
+
+  /// ``check(_:)`` of the text from `index`, where a byte that is not
+  /// ASCII stands, to `end`.
+  @inline(never)
+  private static func check(_ base: UnsafePointer<UInt8>, from start: Int, end: Int) -> TextCheck {
+    var index = start
     while index < end {
       // Eight ASCII bytes at a time: most text is ASCII.
       if end - index >= 8 {
@@ -135,9 +163,17 @@ extension UTF8Validation {
       index = skipCommonSequences(base, from: index, end: end)
       guard index < end, base[index] >= 0x80 else { continue }
       let length = decodeMultibyte(base, at: index, end: end).length
-      guard length > 0 else { return index }
+      guard length > 0 else { return .illFormed(at: index) }
       index += length
     }
+    return .wellFormed
+  }
+
+  /// The offset of the first byte of `bytes` that is not part of a
+  /// well-formed UTF-8 sequence, or `nil` when all of it is well-formed
+  /// (see ``check(_:)``).
+  static func firstIllFormedOffset(_ bytes: UnsafeRawBufferPointer) -> Int? {
+    if case .illFormed(let offset) = check(bytes) { return offset }
     return nil
   }
 }
