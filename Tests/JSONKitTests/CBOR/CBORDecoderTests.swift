@@ -213,6 +213,25 @@ struct CBORDecoderTests {
     }
   }
 
+  /// A map key is checked when it is new to the decoder's key table; one
+  /// that is not UTF-8 never enters it, so it is refused every time, also
+  /// after keys that are valid and from a decoder that read them before.
+  @Test("A map key that is not UTF-8 is refused, at its first byte")
+  func mapKeyNotUTF8() throws {
+    let decoder = JKCBORDecoder()
+    for (hex, offset) in [("a161ff01", 2), ("a261610162c32802", 5), ("a261610162c32802", 5)] {
+      _ = try decoder.decode([String: Int].self, from: CBORBytes.fromHex("a2616101616202"))
+      do {
+        _ = try decoder.decode([String: Int].self, from: CBORBytes.fromHex(hex))
+        Issue.record("decoded \(hex)")
+      } catch DecodingError.dataCorrupted(let context) {
+        let error = try #require(context.underlyingError as? JKCBORError)
+        #expect(error.kind == .invalidUTF8, "\(hex)")
+        #expect(error.offset == offset, "\(hex)")
+      }
+    }
+  }
+
   @Test("Reading options relax one rule each")
   func readingOptions() throws {
     let repeated = CBORBytes.fromHex("a2616101616102")

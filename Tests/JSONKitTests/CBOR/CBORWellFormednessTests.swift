@@ -57,6 +57,8 @@ struct CBORWellFormednessTests {
     Case("62c328", .invalidUTF8, at: 1, "a lead byte without its continuation"),
     Case("61ff", .invalidUTF8, at: 1, "a byte that never starts UTF-8"),
     Case("63eda080", .invalidUTF8, at: 1, "a UTF-16 surrogate in UTF-8"),
+    Case("a161ff01", .invalidUTF8, at: 2, "a map key that is not UTF-8"),
+    Case("a261610162c32802", .invalidUTF8, at: 5, "a map key after a valid one"),
     Case("7f61c3ff", .invalidUTF8, at: 2, "a chunk that ends inside a scalar"),
     Case("a2616101616102", .duplicateKey, at: 4, "a repeated text key"),
     Case("a2010101f93c00", .duplicateKey, at: 3, "no: 1 and 1.0 are different keys"),
