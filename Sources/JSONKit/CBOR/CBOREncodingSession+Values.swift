@@ -35,6 +35,9 @@ extension CBOREncodingSession {
   /// encodes nothing is an empty map, as Foundation writes `{}`.
   func encodeSingleValue<T: Encodable>(_ value: T, into slot: CBORSlot) throws {
     let wasUnwritten = isUnwritten(slot)
+    let outerSingleValueSlot = singleValueSlot
+    singleValueSlot = slot
+    defer { singleValueSlot = outerSingleValueSlot }
     do {
       try encode(value, into: slot)
     } catch {
@@ -266,6 +269,13 @@ extension ByteWriter {
 protocol CBORIntegerKeyedDictionary {}
 
 extension Dictionary: CBORIntegerKeyedDictionary where Key == Int {}
+
+/// Dictionaries whose keys a key strategy leaves as they are when they are
+/// encoded as a value (not by calling their `encode(to:)`), as Foundation's
+/// JSONEncoder does.
+protocol CBORStringKeyedDictionary {}
+
+extension Dictionary: CBORStringKeyedDictionary where Key == String {}
 
 /// A value a container writes as one item, without Codable.
 protocol CBORScalar {

@@ -39,6 +39,11 @@ struct CBORFrame {
   var isNested: Bool
   /// Whether the last member begun has no value yet.
   var awaitingValue: Bool
+  /// Whether the session's `frameKeys` holds the coding key of the last
+  /// member begun: one with an int value, or any under a key strategy
+  /// (whose written name is not the key). Other keys are read back from
+  /// the bytes written.
+  var hasStoredKey = false
 }
 
 /// One `JKCBOREncoder.encode` call, shared by its encoders and containers.
@@ -93,8 +98,14 @@ final class CBOREncodingSession {
   @exclusivity(unchecked) private var frameCapacity = 16
   /// The number of open frames; 0 once streaming handed over.
   @exclusivity(unchecked) var frameCount = 1
-  /// The coding key of each open frame's last member, when ``storesKeys``.
+  /// The coding key of each open frame's last member, when the frame's
+  /// `hasStoredKey` says so.
   @exclusivity(unchecked) var frameKeys: [(any CodingKey)?] = []
+  /// The coding key of the member each container fills, by container
+  /// number, when its member's name is not its key (see
+  /// `CBORFrame.hasStoredKey`); kept apart so that a record stays a plain
+  /// value.
+  @exclusivity(unchecked) var containerKeys: [Int: any CodingKey] = [:]
   /// The fingerprints of the keys of the open maps, innermost last.
   @exclusivity(unchecked) private var fingerprints: [UInt64] = []
   /// Where each container was opened, by container number.
@@ -103,6 +114,11 @@ final class CBOREncodingSession {
   ]
   /// The maps of `[Int: V]` dictionaries, whose keys are integers.
   @exclusivity(unchecked) var integerKeyedMaps: Set<Int> = []
+  /// The maps of `[String: V]` dictionaries encoded as values under a key
+  /// strategy, whose keys are written as they are.
+  @exclusivity(unchecked) var keptKeyMaps: Set<Int> = []
+  /// The slot a single-value container is encoding a value into, if any.
+  @exclusivity(unchecked) var singleValueSlot: CBORSlot?
   /// The type of the value whose `encode(to:)` was called last.
   @exclusivity(unchecked) var encodingType: Any.Type = Never.self
   /// The slots that got an empty map for want of a value while streaming,
@@ -263,6 +279,7 @@ final class CBOREncodingSession {
     }
     frames[index].count &+= 1
     frames[index].awaitingValue = true
+    frames[index].hasStoredKey = false
     return CBORSlot(container: frames[index].serial, member: frames[index].count &- 1)
   }
 
@@ -384,8 +401,21 @@ final class CBOREncodingSession {
       {
         return beginIntegerMember(of: container, Int64(integer))
       }
-      return beginTextMember(of: container, key.stringValue, codingKey: nil, isUnique: true)
+      if case .useDefaultKeys = keyStrategy {
+        // A key that reads as an integer keeps its int value in paths.
+        return beginTextMember(
+          of: container, key.stringValue, codingKey: key.intValue != nil ? key : nil,
+          isUnique: true)
+      }
+      if !keptKeyMaps.isEmpty, keptKeyMaps.contains(container) {
+        return beginTextMember(of: container, key.stringValue, codingKey: nil, isUnique: true)
+      }
+      // Under a key strategy, the keys of a dictionary that encodes itself
+      // (its `encode(to:)` called with an encoder) are converted as any
+      // other key, as Foundation does.
     }
+    let hasIntValue = key.intValue != nil
+    let keepsKey = storesKeys || hasIntValue
     let string = key.stringValue
     let name: String
     var entry: UnsafeMutablePointer<EncodedKeyCache.Entry>?
@@ -400,7 +430,11 @@ final class CBOREncodingSession {
     @unknown default:
       name = string
     }
-    if entry == nil, let keyCache, keyAdditionsLeft > 0, EncodedKeyCache.isCacheable(name) {
+    // A key with an int value is not kept in the cache: the fast path
+    // above, which finds keys there, does not keep the key for paths.
+    if entry == nil, let keyCache, keyAdditionsLeft > 0, !hasIntValue,
+      EncodedKeyCache.isCacheable(name)
+    {
       keyAdditionsLeft -= 1
       entry = keyCache.add(string, writtenAs: name)
       if let entry { _ = keyTable.insert(entry) }
@@ -410,12 +444,12 @@ final class CBOREncodingSession {
         start: entry.pointee.quoted + 1, count: entry.pointee.quotedCount &- 2)
       if let slot = streamMember(of: container, name: bytes, fingerprint: entry.pointee.fingerprint)
       {
-        if storesKeys { storeKey(key, ofFrame: frameIndex(container)) }
+        if keepsKey { storeKey(key, ofFrame: frameIndex(container)) }
         return slot
       }
     }
     return beginTextMember(
-      of: container, name, codingKey: storesKeys ? key : nil, isUnique: false,
+      of: container, name, codingKey: keepsKey ? key : nil, isUnique: false,
       keepingValue: keepingValue)
   }
 
@@ -452,10 +486,18 @@ final class CBOREncodingSession {
       of: container, key: CBORTreeKey(integer), codingKey: nil, keepingValue: false)
   }
 
+  /// Keeps the stored key of the innermost frame's last member as that of
+  /// `container`, just opened in it.
+  @inline(never)
+  private func keepKey(ofContainer container: Int) {
+    containerKeys[container] = frameKeys[frameCount &- 1]
+  }
+
   private func storeKey(_ key: any CodingKey, ofFrame index: Int?) {
     guard let index else { return }
     while frameKeys.count <= index { frameKeys.append(nil) }
     frameKeys[index] = key
+    frames[index].hasStoredKey = true
   }
 
   /// The fingerprint streaming finds repeated keys by, as the key cache
@@ -512,6 +554,9 @@ final class CBOREncodingSession {
     if prepareValue(slot) {
       let serial = containers.count
       containers.append(CBORContainerRecord(parent: slot, isNested: isNested))
+      // A member whose name is not its key: the key is kept for the paths
+      // through the container once it is closed and read back.
+      if frames[frameCount &- 1].hasStoredKey { keepKey(ofContainer: serial) }
       if frameCount == frameCapacity { growFrames() }
       frames[frameCount] = CBORFrame(
         serial: serial, start: writer.count, count: 0, keyStart: 0, bloom: (0, 0, 0, 0),
@@ -530,19 +575,36 @@ final class CBOREncodingSession {
     return handOver().openContainer(in: slot, isMap: isMap, isNested: isNested)
   }
 
-  /// Opens the map of a keyed container by keys of type `Key`, noting the
-  /// map of an `[Int: V]` dictionary, whose keys are integers.
+  /// Opens the map of a keyed container by keys of type `Key`.
   @inline(__always)
-  func openMap<Key: CodingKey>(in slot: CBORSlot, keyedBy type: Key.Type, isNested: Bool = false)
-    -> Int
-  {
-    let container = openContainer(in: slot, isMap: true, isNested: isNested)
-    if ObjectIdentifier(Key.self) == dictionaryKeyType,
-      encodingType is any CBORIntegerKeyedDictionary.Type
-    {
-      integerKeyedMaps.insert(container)
+  func openMap<Key: CodingKey>(in slot: CBORSlot, keyedBy type: Key.Type) -> Int {
+    guard ObjectIdentifier(Key.self) == dictionaryKeyType else {
+      return openContainer(in: slot, isMap: true)
     }
-    return container
+    return openDictionaryMap(in: slot)
+  }
+
+  /// Opens the map of a dictionary, noting that of an `[Int: V]`, whose
+  /// keys are integers, and, under a key strategy, that of a `[String: V]`
+  /// encoded as a value, whose keys are written as they are.
+  @inline(never)
+  private func openDictionaryMap(in slot: CBORSlot) -> Int {
+    if encodingType is any CBORIntegerKeyedDictionary.Type {
+      let container = openContainer(in: slot, isMap: true)
+      integerKeyedMaps.insert(container)
+      return container
+    }
+    if storesKeys, encodingType is any CBORStringKeyedDictionary.Type {
+      // Foundation writes these keys as they are, whatever the strategy,
+      // through the encoder that encodes the dictionary: its values get
+      // that encoder's path and their keys, which leaves out the
+      // dictionary's own key when a container (rather than the slot's own
+      // single-value container) encodes it.
+      let container = openContainer(in: slot, isMap: true, isNested: slot != singleValueSlot)
+      keptKeyMaps.insert(container)
+      return container
+    }
+    return openContainer(in: slot, isMap: true)
   }
 
   @inline(never)
@@ -614,7 +676,7 @@ final class CBOREncodingSession {
   private func lastKey(ofFrame index: Int) -> any CodingKey {
     let frame = frames[index]
     guard frame.isMap else { return AnyCodingKey(intValue: frame.count &- 1) }
-    if storesKeys, index < frameKeys.count, let key = frameKeys[index] { return key }
+    if frame.hasStoredKey, index < frameKeys.count, let key = frameKeys[index] { return key }
     return writer.withBytes { bytes in
       if referencesStrings, bytes[frame.keyStart] == 0xD8,
         let string = stringTable.string(

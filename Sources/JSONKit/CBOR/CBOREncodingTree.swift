@@ -94,6 +94,8 @@ final class CBOREncodingTree {
     var parentMember = 0
     /// The members by key, made once a map is large.
     var keyIndex: [CBORTreeKey: Int]?
+    /// How many members are left out, their values having failed.
+    var discardedCount = 0
   }
 
   unowned let session: CBOREncodingSession
@@ -135,7 +137,7 @@ final class CBOREncodingTree {
             value = .pending
           }
           var codingKey: (any CodingKey)?
-          if member == frame.count - 1, index < session.frameKeys.count {
+          if member == frame.count - 1, frame.hasStoredKey, index < session.frameKeys.count {
             codingKey = session.frameKeys[index]
           }
           append(Member(key: key, codingKey: codingKey, value: value), to: index)
@@ -172,6 +174,9 @@ final class CBOREncodingTree {
       node = existing
     case .item(let range):
       node = expand(range, container: container)
+      if nodes[parent].members[position].codingKey == nil {
+        nodes[parent].members[position].codingKey = session.containerKeys[container]
+      }
       nodes[node].isNested = session.containers[container].isNested
       nodes[node].parent = parent
       nodes[node].parentMember = position
@@ -306,7 +311,19 @@ final class CBOREncodingTree {
       nodes[node].members[member].replaced = nil
     } else if keepingSlot {
       nodes[node].members[member].value = .pending
+    } else if member == nodes[node].members.count - 1,
+      slot.member == nodes[node].memberOfSlot.count - 1
+    {
+      // The last member begun: taken out, so that the next one begun gets
+      // its place (and, in an array, its index), as Foundation adds a
+      // member only once its value is encoded.
+      let removed = nodes[node].members.removeLast()
+      nodes[node].memberOfSlot.removeLast()
+      if let key = removed.key, nodes[node].keyIndex?[key] == member {
+        nodes[node].keyIndex?[key] = nil
+      }
     } else {
+      nodes[node].discardedCount += 1
       nodes[node].members[member].value = .discarded
       if let key = nodes[node].members[member].key, nodes[node].keyIndex?[key] == member {
         nodes[node].keyIndex?[key] = nil
@@ -320,8 +337,10 @@ final class CBOREncodingTree {
     return false
   }
 
+  /// The number of members (elements) of `container` that are kept.
   func count(of container: Int) -> Int {
-    nodes[node(of: container)].memberOfSlot.count
+    let node = node(of: container)
+    return nodes[node].members.count - nodes[node].discardedCount
   }
 
   var hasTopLevelValue: Bool {

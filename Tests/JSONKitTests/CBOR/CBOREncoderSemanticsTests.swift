@@ -374,6 +374,163 @@ struct CBOREncoderSemanticsTests {
     #expect(Set(named.cbor.paths) == strategyPaths)
   }
 
+  /// A value made of a closure over its encoder.
+  struct Steps: Encodable {
+    let steps: @Sendable (any Encoder) throws -> Void
+    func encode(to encoder: any Encoder) throws { try steps(encoder) }
+  }
+
+  /// A coding key with a string and, optionally, an int value.
+  struct Key: CodingKey {
+    let stringValue: String
+    let intValue: Int?
+    init(_ string: String, _ int: Int? = nil) {
+      stringValue = string
+      intValue = int
+    }
+    init?(stringValue: String) { self.init(stringValue) }
+    init?(intValue: Int) { self.init(String(intValue), intValue) }
+  }
+
+  /// A value that logs its encoder's path (with int values) and writes 1.
+  struct Spy: Encodable {
+    let log: PathLog
+    func encode(to encoder: any Encoder) throws {
+      log.paths.append(encoder.codingPath.map { "\($0.stringValue)#\($0.intValue ?? -1)" })
+      var single = encoder.singleValueContainer()
+      try single.encode(1)
+    }
+  }
+
+  struct Failing: Encodable {
+    func encode(to encoder: any Encoder) throws {
+      throw EncodingError.invalidValue(
+        0, .init(codingPath: encoder.codingPath, debugDescription: ""))
+    }
+  }
+
+  /// Programs whose paths JKCBOREncoder once gave differently from
+  /// JKEncoder (and JSONEncoder): each logs paths into the log it is given.
+  static let pathPrograms:
+    [(name: String, strategy: JSONEncoder.KeyEncodingStrategy, make: @Sendable (PathLog) -> Steps)] =
+      [
+        (
+          "an element after a failed one caught", .useDefaultKeys,
+          { log in
+            Steps { encoder in
+              var list = encoder.unkeyedContainer()
+              try list.encode(1)
+              _ = try? list.encode(Failing())
+              log.paths.append(["count \(list.count)"])
+              try list.encode(Spy(log: log))
+            }
+          }
+        ),
+        (
+          "keys with int values", .useDefaultKeys,
+          { log in
+            Steps { encoder in
+              var container = encoder.container(keyedBy: Key.self)
+              try container.encode(Spy(log: log), forKey: Key("7", 7))
+              let nested = container.nestedUnkeyedContainer(forKey: Key("12", 12))
+              log.paths.append(nested.codingPath.map { "\($0.stringValue)#\($0.intValue ?? -1)" })
+              try container.encode(
+                Steps { try [1: Spy(log: log)].encode(to: $0) }, forKey: Key("d"))
+            }
+          }
+        ),
+        (
+          "a nested container read back after a later sibling, custom keys",
+          .custom { Key($0[$0.count - 1].stringValue + "_c") },
+          { log in
+            Steps { encoder in
+              var container = encoder.container(keyedBy: Key.self)
+              var nested = container.nestedContainer(keyedBy: Key.self, forKey: Key("fooBar"))
+              try container.encode(1, forKey: Key("a"))
+              log.paths.append(nested.codingPath.map(\.stringValue))
+              try nested.encode(Spy(log: log), forKey: Key("b"))
+            }
+          }
+        ),
+        (
+          "a nested container read back after a later sibling, snake_case", .convertToSnakeCase,
+          { log in
+            Steps { encoder in
+              var container = encoder.container(keyedBy: Key.self)
+              var nested = container.nestedContainer(keyedBy: Key.self, forKey: Key("fooBar"))
+              try container.encode(1, forKey: Key("a"))
+              var inner = nested.nestedContainer(keyedBy: Key.self, forKey: Key("b"))
+              log.paths.append(inner.codingPath.map(\.stringValue))
+              try inner.encode(Spy(log: log), forKey: Key("x"))
+            }
+          }
+        ),
+        (
+          "an [Int: V] after another member, snake_case", .convertToSnakeCase,
+          { log in
+            Steps { encoder in
+              var container = encoder.container(keyedBy: Key.self)
+              var nested = container.nestedContainer(keyedBy: Key.self, forKey: Key("n"))
+              try nested.encode(1, forKey: Key("eX"))
+              try container.encode([1: Spy(log: log)], forKey: Key("h"))
+            }
+          }
+        ),
+        (
+          "a [String: V] a container encodes, snake_case", .convertToSnakeCase,
+          { log in
+            Steps { encoder in
+              var container = encoder.container(keyedBy: Key.self)
+              try container.encode(["fooBar": Spy(log: log)], forKey: Key("d"))
+            }
+          }
+        ),
+      ]
+
+  /// The paths of these programs are JKEncoder's (which are JSONEncoder's).
+  @Test(arguments: 0..<6)
+  func pathsAsJKEncoderGivesThem(program: Int) throws {
+    let (name, strategy, make) = Self.pathPrograms[program]
+    let ours = PathLog()
+    let theirs = PathLog()
+    let foundation = PathLog()
+    let cbor = JKCBOREncoder()
+    cbor.keyEncodingStrategy = strategy
+    _ = try cbor.encodeToBytes(make(ours))
+    let json = JKEncoder()
+    json.keyEncodingStrategy = strategy
+    _ = try json.encode(make(theirs))
+    let oracle = JSONEncoder()
+    oracle.keyEncodingStrategy = strategy
+    _ = try oracle.encode(make(foundation))
+    #expect(theirs.paths == foundation.paths, "\(name)")
+    #expect(ours.paths == theirs.paths, "\(name)")
+  }
+
+  /// A `[String: V]` that encodes itself with an encoder (not through a
+  /// container) has its keys converted by the strategy, as in JSONEncoder;
+  /// one a container encodes keeps them as they are.
+  @Test func stringKeyedDictionariesUnderAKeyStrategy() throws {
+    struct Direct: Encodable {
+      func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Key.self)
+        try container.encode(Steps { try ["fooBar": 1].encode(to: $0) }, forKey: Key("d"))
+        try container.encode(["fooBar": 2], forKey: Key("e"))
+      }
+    }
+    let cbor = JKCBOREncoder()
+    cbor.keyEncodingStrategy = .convertToSnakeCase
+    let value = try CBORValue(cbor: try cbor.encodeToBytes(Direct()))
+    #expect(value["d"]?["foo_bar"] == 1)
+    #expect(value["e"]?["fooBar"] == 2)
+    let oracle = JSONEncoder()
+    oracle.keyEncodingStrategy = .convertToSnakeCase
+    oracle.outputFormatting = .sortedKeys
+    #expect(
+      String(decoding: try oracle.encode(Direct()), as: UTF8.self)
+        == #"{"d":{"foo_bar":1},"e":{"fooBar":2}}"#)
+  }
+
   private func expectAsJSON<T: Encodable>(
     _ value: T, sourceLocation: SourceLocation = #_sourceLocation
   ) throws {
