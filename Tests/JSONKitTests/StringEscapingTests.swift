@@ -133,7 +133,7 @@ struct StringEscapingTests {
                 || (nonASCII && byte >= 0x80) || byte >= 0xEF
             } ?? length
           let found = bytes.withUnsafeBytes { buffer in
-            ByteWriter.offsetOfFirstByteNeedingEscape(
+            Self.offsetOfFirstByteNeedingEscape(
               in: buffer.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!, from: from, to: length,
               escapingSlashes: slashes, escapingNonASCII: nonASCII)
           }
@@ -141,5 +141,40 @@ struct StringEscapingTests {
         }
       }
     }
+  }
+
+  /// The offset of the first byte in `start[from..<end]` that needs an escape
+  /// or starts a sequence that may be a noncharacter (a lead byte of 0xEF or
+  /// above), or `end`.
+  ///
+  /// Eight bytes at a time with `ByteWriter.escapeHits`, which the writer
+  /// uses: the search this test holds against a byte-by-byte one.
+  @inline(__always)
+  private static func offsetOfFirstByteNeedingEscape(
+    in start: UnsafeRawPointer, from: Int, to end: Int,
+    escapingSlashes: Bool, escapingNonASCII: Bool
+  ) -> Int {
+    let highest: UInt8 = escapingNonASCII ? 0x80 : 0xEF
+    var position = from
+    while position &+ 8 <= end {
+      let word = UInt64(
+        littleEndian: start.loadUnaligned(fromByteOffset: position, as: UInt64.self))
+      let hits = ByteWriter.escapeHits(
+        word, escapingSlashes: escapingSlashes, escapingNonASCII: escapingNonASCII)
+      if hits != 0 {
+        return position &+ hits.trailingZeroBitCount >> 3
+      }
+      position &+= 8
+    }
+    while position < end {
+      let byte = start.load(fromByteOffset: position, as: UInt8.self)
+      if byte < 0x20 || byte == 0x22 || byte == 0x5C || (byte == 0x2F && escapingSlashes)
+        || byte >= highest
+      {
+        return position
+      }
+      position &+= 1
+    }
+    return end
   }
 }

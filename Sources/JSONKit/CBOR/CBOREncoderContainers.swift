@@ -51,13 +51,14 @@ struct CBORSlotEncoder: Encoder, SingleValueEncodingContainer {
 /// A keyed container writing one CBOR map.
 struct CBORKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
   let session: CBOREncodingSession
-  /// Where the number of the map written is kept in the session, so that
-  /// the container can be given out again for another map.
-  let slot: Int
+  /// Where the number of the map written is kept in the session's
+  /// `keyedContainerMaps`, so that the container can be given out again for
+  /// another map.
+  let mapIndex: Int
 
   /// The number of the map written.
   @inline(__always)
-  var container: Int { session.keyedContainerMaps[slot] }
+  var container: Int { session.keyedContainerMaps[mapIndex] }
 
   var codingPath: [any CodingKey] { session.codingPath(ofContainer: container) }
 
@@ -126,12 +127,6 @@ struct CBORKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     if let value { try encode(value, forKey: key) }
   }
 
-  /// Writes `value` under `key` unless it is nil.
-  @inline(__always)
-  private mutating func present<T: Encodable>(_ value: T?, _ key: Key) throws {
-    if let value { try encode(value, forKey: key) }
-  }
-
   mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
     try session.encode(value, intoMember: memberOutOfLine(key))
   }
@@ -183,7 +178,7 @@ final class CBORKeyedContainerMaker<Key: CodingKey>: TypedSpareKeyedContainer<
     self.container(
       for: container, in: &session.keyedContainerMaps, of: session,
       keeps: session.keepsSpareContainers
-    ) { KeyedEncodingContainer(CBORKeyedContainer<Key>(session: session, slot: $0)) }
+    ) { KeyedEncodingContainer(CBORKeyedContainer<Key>(session: session, mapIndex: $0)) }
   }
 }
 

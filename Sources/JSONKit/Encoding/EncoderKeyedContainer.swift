@@ -1,19 +1,19 @@
 /// A keyed container writing one JSON object.
 struct EncoderKeyedContainer<Key: CodingKey>: EncoderKeyedContainerMaking {
   let session: EncodingSession
-  /// Where the number of the object written is kept in the session, so
-  /// that the container can be given out again for another object (see
-  /// ``SpareKeyedContainer``).
-  let slot: Int
+  /// Where the number of the object written is kept in the session's
+  /// `keyedContainerObjects`, so that the container can be given out again
+  /// for another object (see ``SpareKeyedContainer``).
+  let objectIndex: Int
 
-  init(session: EncodingSession, slot: Int) {
+  init(session: EncodingSession, objectIndex: Int) {
     self.session = session
-    self.slot = slot
+    self.objectIndex = objectIndex
   }
 
   /// The number of the object written.
   @inline(__always)
-  var container: Int { session.keyedContainerObjects[slot] }
+  var container: Int { session.keyedContainerObjects[objectIndex] }
 
   /// The maker of this type's containers, which the session keeps per key
   /// type.

@@ -19,15 +19,15 @@ class KeyedEncodingContainerMaker<Key: CodingKey>: TypedSpareKeyedContainer<
     self.container(
       for: container, in: &session.keyedContainerObjects, of: session,
       keeps: session.keepsSpareContainers
-    ) { make(session, slot: $0) }
+    ) { make(session, objectIndex: $0) }
   }
 
   /// A new container writing the object in `slot` of `session`'s
   /// ``EncodingSession/keyedContainerObjects``. Only
   /// ``EncoderContainerMaker`` is made, which makes it without the look-ups
   /// that this way of making it costs.
-  func make(_ session: EncodingSession, slot: Int) -> KeyedEncodingContainer<Key> {
-    KeyedEncodingContainer(EncoderKeyedContainer<Key>(session: session, slot: slot))
+  func make(_ session: EncodingSession, objectIndex: Int) -> KeyedEncodingContainer<Key> {
+    KeyedEncodingContainer(EncoderKeyedContainer<Key>(session: session, objectIndex: objectIndex))
   }
 }
 
@@ -35,10 +35,10 @@ class KeyedEncodingContainerMaker<Key: CodingKey>: TypedSpareKeyedContainer<
 final class EncoderContainerMaker<Container: EncoderKeyedContainerMaking>:
   KeyedEncodingContainerMaker<Container.Key>
 {
-  override func make(_ session: EncodingSession, slot: Int)
+  override func make(_ session: EncodingSession, objectIndex: Int)
     -> KeyedEncodingContainer<Container.Key>
   {
-    KeyedEncodingContainer(Container(session: session, slot: slot))
+    KeyedEncodingContainer(Container(session: session, objectIndex: objectIndex))
   }
 }
 
@@ -47,5 +47,5 @@ final class EncoderContainerMaker<Container: EncoderKeyedContainerMaking>:
 protocol EncoderKeyedContainerMaking: KeyedEncodingContainerProtocol {
   /// A container writing the object in `slot` of `session`'s
   /// ``EncodingSession/keyedContainerObjects``.
-  init(session: EncodingSession, slot: Int)
+  init(session: EncodingSession, objectIndex: Int)
 }

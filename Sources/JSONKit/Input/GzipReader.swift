@@ -82,7 +82,7 @@ enum GzipReader {
 
   // MARK: - Header and trailer
 
-  private static let flagText: UInt8 = 0x01
+  // FTEXT (0x01) only hints that the data is text, and is ignored.
   private static let flagHeaderCRC: UInt8 = 0x02
   private static let flagExtra: UInt8 = 0x04
   private static let flagName: UInt8 = 0x08

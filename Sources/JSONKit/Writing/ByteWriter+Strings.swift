@@ -164,40 +164,6 @@ extension ByteWriter {
   private static let ones: UInt64 = 0x0101_0101_0101_0101
   private static let highBits: UInt64 = 0x8080_8080_8080_8080
 
-  /// The offset of the first byte in `start[from..<end]` that needs an escape
-  /// or starts a sequence that may be a noncharacter (a lead byte of 0xEF or
-  /// above), or `end`.
-  ///
-  /// Eight bytes at a time, with ``escapeHits(_:escapingSlashes:escapingNonASCII:)``.
-  @inline(__always)
-  static func offsetOfFirstByteNeedingEscape(
-    in start: UnsafeRawPointer, from: Int, to end: Int,
-    escapingSlashes: Bool, escapingNonASCII: Bool
-  ) -> Int {
-    let highest: UInt8 = escapingNonASCII ? 0x80 : 0xEF
-    var position = from
-    while position &+ 8 <= end {
-      let word = UInt64(
-        littleEndian: start.loadUnaligned(fromByteOffset: position, as: UInt64.self))
-      let hits = escapeHits(
-        word, escapingSlashes: escapingSlashes, escapingNonASCII: escapingNonASCII)
-      if hits != 0 {
-        return position &+ hits.trailingZeroBitCount >> 3
-      }
-      position &+= 8
-    }
-    while position < end {
-      let byte = start.load(fromByteOffset: position, as: UInt8.self)
-      if byte < 0x20 || byte == 0x22 || byte == 0x5C || (byte == 0x2F && escapingSlashes)
-        || byte >= highest
-      {
-        return position
-      }
-      position &+= 1
-    }
-    return end
-  }
-
   /// The high bit of each byte lane of `word` (little-endian: the first
   /// byte in the low lane) whose byte needs an escape or may begin a
   /// noncharacter, and possibly of lanes above such a one; zero when no byte
