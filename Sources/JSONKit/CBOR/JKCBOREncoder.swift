@@ -32,8 +32,8 @@ import Foundation
 /// `EncodingError.invalidValue` with the coding path of that place.
 ///
 /// One encoder may be used from many threads at once.
-public final class JKCBOREncoder: @unchecked Sendable {
-  // Unchecked: the only mutable state, `storedSettings`, is guarded by `settingsLock`.
+public final class JKCBOREncoder: LockedOptions, @unchecked Sendable {
+  // Unchecked: the only mutable state, `storedOptions`, is guarded by `optionsLock`.
 
   /// How coding keys become map keys: Foundation's type.
   public typealias KeyEncodingStrategy = JSONEncoder.KeyEncodingStrategy
@@ -89,19 +89,15 @@ public final class JKCBOREncoder: @unchecked Sendable {
     var maxDepth = 511
   }
 
-  /// Guards ``storedSettings``.
-  private let settingsLock = NSLock()
+  /// Guards ``storedOptions``.
+  let optionsLock = NSLock()
   /// The settings, read whole at the start of each call.
-  private var storedSettings = Settings()
+  var storedOptions = Settings()
 
   /// One setting, read or changed under the lock.
   private subscript<Value>(setting path: WritableKeyPath<Settings, Value>) -> Value {
-    get {
-      settingsLock.withLock { storedSettings[keyPath: path] }
-    }
-    set {
-      settingsLock.withLock { storedSettings[keyPath: path] = newValue }
-    }
+    get { withOptions { $0[keyPath: path] } }
+    set { withOptions { $0[keyPath: path] = newValue } }
   }
 
   /// Creates an encoder: keys as they are, no tag before the output, a
@@ -111,9 +107,7 @@ public final class JKCBOREncoder: @unchecked Sendable {
   /// A new encoder with all of this one's settings (key strategy, options,
   /// limit, `userInfo`), to change without changing this one.
   public func copy() -> JKCBOREncoder {
-    let copy = JKCBOREncoder()
-    copy.storedSettings = settingsLock.withLock { storedSettings }
-    return copy
+    copyWithSettings()
   }
 
   /// How coding keys become map keys. Default: `.useDefaultKeys`.
@@ -180,7 +174,7 @@ public final class JKCBOREncoder: @unchecked Sendable {
   }
 
   private func encodeIntoWriter<T: Encodable>(_ value: T) throws -> ByteWriter {
-    let settings = settingsLock.withLock { storedSettings }
+    let settings = withOptions { $0 }
     let capacity = OutputSizeHints.shared.capacity(for: CBOROutput<T>.self, isPretty: false)
     let session = CBOREncodingSession(settings: settings, capacity: capacity)
     defer { session.dropSpareContainers() }

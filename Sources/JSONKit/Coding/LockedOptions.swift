@@ -1,19 +1,19 @@
 import Foundation
 
-/// A coder whose settings are one `Options` value behind a lock, read whole
-/// at the start of each call: `JKDecoder` and `JKEncoder` share the code
-/// that guards, reads and copies them.
+/// A coder whose settings are one value behind a lock, read whole at the
+/// start of each call: `JKDecoder`, `JKEncoder`, `JKCBORDecoder` and
+/// `JKCBOREncoder` share the code that guards, reads and copies them.
 ///
 /// The lock is held only while the value is read or changed, so one coder
 /// may be configured and used from many threads at once, and a call in
 /// progress keeps the settings it started with.
 protocol LockedOptions: AnyObject {
   /// Everything that configures one call.
-  associatedtype Options
+  associatedtype Settings
   /// The lock that guards ``storedOptions``.
   var optionsLock: NSLock { get }
   /// The settings; read and changed only through ``withOptions(_:)``.
-  var storedOptions: Options { get set }
+  var storedOptions: Settings { get set }
   /// A coder with the default settings.
   init()
 }
@@ -21,7 +21,7 @@ protocol LockedOptions: AnyObject {
 extension LockedOptions {
   /// The result of `body` on the settings, which it may change, under the
   /// lock.
-  func withOptions<R>(_ body: (inout Options) -> R) -> R {
+  func withOptions<R>(_ body: (inout Settings) -> R) -> R {
     optionsLock.lock()
     defer { optionsLock.unlock() }
     return body(&storedOptions)
