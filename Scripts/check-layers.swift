@@ -1,6 +1,7 @@
 // Checks that the folders of Sources/JSONKit depend on each other in one
 // direction only: a file may name the types of its own folder and of the
-// folders below it in `layers`, never of a folder above.
+// folders below it in `layers`, never of a folder above, nor of a folder
+// kept `apart` from its own.
 //
 //   swift Scripts/check-layers.swift     silent and status 0 when the layers hold;
 //                                        otherwise each offending use, and status 1
@@ -33,6 +34,21 @@ let layers = [
   "Streaming",  // JSON Lines and array streams, both ways
   "CBOR",  // the CBOR reader, writer, value and codec
 ]
+
+/// Pairs of folders that may not use each other in either direction, though
+/// one is above the other: JSON's decoder and encoder are apart, and CBOR's
+/// coders share with JSON's only what Coding, Writing and the tape decoder
+/// hold.
+let apart: Set<[String]> = [
+  ["Decoding", "Encoding"],
+  ["CBOR", "Encoding"],
+]
+
+/// Whether files of `user` may use what `used` declares.
+func mayUse(_ user: String, _ used: String) -> Bool {
+  layers.firstIndex(of: used)! <= layers.firstIndex(of: user)!
+    && !apart.contains([user, used]) && !apart.contains([used, user])
+}
 
 let root = URL(fileURLWithPath: CommandLine.arguments.count > 1 ? CommandLine.arguments[1] : ".")
   .appendingPathComponent("Sources/JSONKit")
@@ -128,16 +144,15 @@ for folder in folders where layers.contains(folder) {
 }
 
 for source in sources {
-  let rank = layers.firstIndex(of: source.folder)!
   var seen = Set<String>()
   for match in source.code.matches(of: word) {
     let name = String(match.0)
     guard seen.insert(name).inserted, let folder = owner[name],
-      let other = layers.firstIndex(of: folder), other > rank
+      !mayUse(source.folder, folder)
     else { continue }
     failures.append(
       "Sources/JSONKit/\(source.folder)/\(source.file): uses \(name), declared in \(folder), "
-        + "a layer above \(source.folder)")
+        + "a layer above \(source.folder) or apart from it")
   }
 }
 
@@ -182,18 +197,19 @@ for source in sources {
   }
 }
 for added in addedAbove {
-  let addedRank = layers.firstIndex(of: added.folder)!
   let call = try Regex("(\\.\\b\(added.name)\\b|\\b\(added.name)\\s*\\()")
     .wordBoundaryKind(.simple)
   for source in sources {
-    let rank = layers.firstIndex(of: source.folder)!
-    guard rank < addedRank,
-      !layers[...rank].contains(where: { declaredIn[$0]?.contains(added.name) ?? false }),
+    guard source.folder != added.folder, !mayUse(source.folder, added.folder),
+      !layers.contains(where: {
+        mayUse(source.folder, $0) && declaredIn[$0]?.contains(added.name) ?? false
+      }),
       source.code.contains(call)
     else { continue }
     failures.append(
       "Sources/JSONKit/\(source.folder)/\(source.file): calls \(added.type).\(added.name), "
-        + "which \(added.folder)/\(added.file) adds, a layer above \(source.folder)")
+        + "which \(added.folder)/\(added.file) adds, a layer above \(source.folder) or apart "
+        + "from it")
   }
 }
 
