@@ -148,7 +148,7 @@ extension DecodingSession {
         return
           "The object has \"\(written)\", which keyDecodingStrategy .convertFromSnakeCase reads as \"\(memberName)\"."
       }
-      if !isSnakeCase, written.contains("_"), SnakeCase.camelCased(written) == name {
+      if !isSnakeCase, written.contains("_"), KeyConversion.camelCased(written) == name {
         return
           "The object has \"\(written)\", which keyDecodingStrategy .convertFromSnakeCase would read as \"\(name)\"."
       }

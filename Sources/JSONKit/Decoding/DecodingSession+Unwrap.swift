@@ -182,7 +182,7 @@ extension DecodingSession {
     let convert: ((Int, String) -> String)?
     switch options.keyDecodingStrategy {
     case .convertFromSnakeCase:
-      convert = { _, key in SnakeCase.camelCased(key) }
+      convert = { _, key in KeyConversion.camelCased(key) }
     case .custom(let transform):
       // The strategy sees each key's path, as a keyed container's keys
       // see it; consecutive keys mostly share their object's path.

@@ -79,7 +79,7 @@ struct KeyIDNames {
       let name =
         switch naming {
         case .asWritten: written
-        case .fromSnakeCase: SnakeCase.camelCased(written)
+        case .fromSnakeCase: KeyConversion.camelCased(written)
         }
       let owner = keys.canonicalIDs[id]
       let nameID: UInt32
