@@ -92,7 +92,7 @@ private enum ExactNumber: Equatable {
 /// suite checks against Foundation's), and of keys that convert alike, the
 /// first one kept, with its value, as a keyed decoding container keeps it.
 func snakeCaseConverted(_ value: JSONValue) -> JSONValue {
-  renamingKeys(of: value, by: SnakeCase.camelCased, keepingLastValue: false, sorted: false)
+  renamingKeys(of: value, by: KeyConversion.camelCased, keepingLastValue: false, sorted: false)
 }
 
 /// `value` as `JKEncoder` writes a `JSONValue` under `.convertToSnakeCase`:
@@ -167,7 +167,7 @@ func checkTape(of input: UnsafeRawBufferPointer, options: JKParseOptions, maxDep
   let configuration = ScanConfiguration(options: options, maxDepth: maxDepth)
   let pool = ScanContextPool(limit: 1)
   do {
-    try TapeScanning.withTape(input, configuration: configuration, pool: pool) { tape in
+    try InputText(utf8: input).withTape(configuration: configuration, pool: pool) { tape in
       checkEntries(of: tape, loose: options.contains(.looseUnicode))
     }
   } catch {

@@ -111,8 +111,8 @@ private func checkJSON5(_ value: JSONValue, document: [UInt8], options: JKParseO
   document.withUnsafeBytes { input in
     let configuration = ScanConfiguration(options: options)
     do {
-      try TapeScanning.withTape(
-        input, configuration: configuration, pool: ScanContextPool(limit: 1)
+      try InputText(utf8: input).withTape(
+        configuration: configuration, pool: ScanContextPool(limit: 1)
       ) { tape in
         checkJSON5Entries(of: tape, loose: options.contains(.looseUnicode))
       }

@@ -60,6 +60,10 @@ struct CBORFrame {
 final class CBOREncodingSession {
   let userInfo: [CodingUserInfoKey: Any]
   let maxDepth: Int
+  /// The limit named in the depth errors: the encoder's `maxDepth`, and
+  /// the ceiling when it is above it (a shared instance's session, which
+  /// has only the depth left, names its encoder's).
+  let depthLimitText: String
   let keyStrategy: JKCBOREncoder.KeyEncodingStrategy
   /// The output's first bytes: tag 55799 when self-described, then tag
   /// 256 while strings are referenced in the session.
@@ -139,10 +143,14 @@ final class CBOREncodingSession {
   @exclusivity(unchecked) private(set) var keepsSpareContainers = true
 
   convenience init(settings: JKCBOREncoder.Settings, capacity: Int) {
+    let limit = EncodingDepth.effective(settings.maxDepth)
     self.init(
       settings: settings, capacity: capacity,
       sharing: settings.options.contains(.sharedReferences) ? CBORInstanceSharing() : nil,
-      pathPrefix: [])
+      pathPrefix: [],
+      depthLimitText: limit == settings.maxDepth
+        ? "maxDepth (\(limit))"
+        : "maxDepth (\(settings.maxDepth); arrays and maps nest at most \(limit) deep)")
   }
 
   /// A session for the shared instance that `parent` writes into `slot`,
@@ -153,13 +161,14 @@ final class CBOREncodingSession {
     settings.maxDepth = parent.maxDepth - parent.depth(ofContainer: slot.container)
     self.init(
       settings: settings, capacity: 256, sharing: parent.sharing,
-      pathPrefix: parent.codingPath(of: slot))
+      pathPrefix: parent.codingPath(of: slot), depthLimitText: parent.depthLimitText)
   }
 
   private init(
     settings: JKCBOREncoder.Settings, capacity: Int, sharing: CBORInstanceSharing?,
-    pathPrefix: [any CodingKey]
+    pathPrefix: [any CodingKey], depthLimitText: String
   ) {
+    self.depthLimitText = depthLimitText
     self.settings = settings
     self.sharing = sharing
     self.pathPrefix = pathPrefix
@@ -376,7 +385,9 @@ final class CBOREncodingSession {
   func beginMember<Key: CodingKey>(of container: Int, key: Key, keepingValue: Bool = false)
     -> CBORSlot
   {
-    if !storesKeys, ObjectIdentifier(Key.self) != dictionaryKeyType {
+    // A key with an int value keeps it in paths: it takes the slow path,
+    // which stores it (the cache is found by the key's string alone).
+    if !storesKeys, ObjectIdentifier(Key.self) != dictionaryKeyType, key.intValue == nil {
       let bits = EncodedKeyCache.bits(key.stringValue)
       if let entry = keyTable.find(bits) {
         let name = UnsafeRawBufferPointer(
@@ -414,8 +425,7 @@ final class CBOREncodingSession {
       // (its `encode(to:)` called with an encoder) are converted as any
       // other key, as Foundation does.
     }
-    let hasIntValue = key.intValue != nil
-    let keepsKey = storesKeys || hasIntValue
+    let keepsKey = storesKeys || key.intValue != nil
     let string = key.stringValue
     let name: String
     var entry: UnsafeMutablePointer<EncodedKeyCache.Entry>?
@@ -430,11 +440,7 @@ final class CBOREncodingSession {
     @unknown default:
       name = string
     }
-    // A key with an int value is not kept in the cache: the fast path
-    // above, which finds keys there, does not keep the key for paths.
-    if entry == nil, let keyCache, keyAdditionsLeft > 0, !hasIntValue,
-      EncodedKeyCache.isCacheable(name)
-    {
+    if entry == nil, let keyCache, keyAdditionsLeft > 0, EncodedKeyCache.isCacheable(name) {
       keyAdditionsLeft -= 1
       entry = keyCache.add(string, writtenAs: name)
       if let entry { _ = keyTable.insert(entry) }
@@ -589,18 +595,26 @@ final class CBOREncodingSession {
   /// encoded as a value, whose keys are written as they are.
   @inline(never)
   private func openDictionaryMap(in slot: CBORSlot) -> Int {
-    if encodingType is any CBORIntegerKeyedDictionary.Type {
+    // The type of the value being encoded tells a dictionary encoded as a
+    // value from one whose `encode(to:)` a later value calls with an
+    // encoder: it is used once.
+    let type = encodingType
+    encodingType = Never.self
+    if type is any CBORIntegerKeyedDictionary.Type {
       let container = openContainer(in: slot, isMap: true)
       integerKeyedMaps.insert(container)
       return container
     }
-    if storesKeys, encodingType is any CBORStringKeyedDictionary.Type {
+    if storesKeys, type is any CBORStringKeyedDictionary.Type {
       // Foundation writes these keys as they are, whatever the strategy,
       // through the encoder that encodes the dictionary: its values get
       // that encoder's path and their keys, which leaves out the
-      // dictionary's own key when a container (rather than the slot's own
-      // single-value container) encodes it.
-      let container = openContainer(in: slot, isMap: true, isNested: slot != singleValueSlot)
+      // dictionary's own key when a container encodes it (rather than the
+      // slot's own single-value container, or such a dictionary, which
+      // encodes each value with an encoder of its own).
+      let byOwnEncoder =
+        slot == singleValueSlot || (!keptKeyMaps.isEmpty && keptKeyMaps.contains(slot.container))
+      let container = openContainer(in: slot, isMap: true, isNested: !byOwnEncoder)
       keptKeyMaps.insert(container)
       return container
     }
@@ -808,7 +822,7 @@ final class CBOREncodingSession {
       EncodingError.Context(
         codingPath: path,
         debugDescription: "Unable to encode \(what) to CBOR: it nests arrays and maps deeper "
-          + "than maxDepth (\(maxDepth)).",
+          + "than \(depthLimitText).",
         underlyingError: underlying))
   }
 

@@ -311,19 +311,12 @@ final class CBOREncodingTree {
       nodes[node].members[member].replaced = nil
     } else if keepingSlot {
       nodes[node].members[member].value = .pending
-    } else if member == nodes[node].members.count - 1,
-      slot.member == nodes[node].memberOfSlot.count - 1
-    {
-      // The last member begun: taken out, so that the next one begun gets
-      // its place (and, in an array, its index), as Foundation adds a
-      // member only once its value is encoded.
-      let removed = nodes[node].members.removeLast()
-      nodes[node].memberOfSlot.removeLast()
-      if let key = removed.key, nodes[node].keyIndex?[key] == member {
-        nodes[node].keyIndex?[key] = nil
-      }
     } else {
-      nodes[node].discardedCount += 1
+      // Left out, keeping its place, so that an encoder the failed value
+      // kept still names it (and no later member); the index of a later
+      // element and the count leave it out, as Foundation adds a member
+      // only once its value is encoded.
+      if !nodes[node].members[member].isDiscarded { nodes[node].discardedCount += 1 }
       nodes[node].members[member].value = .discarded
       if let key = nodes[node].members[member].key, nodes[node].keyIndex?[key] == member {
         nodes[node].keyIndex?[key] = nil
@@ -376,7 +369,10 @@ final class CBOREncodingTree {
     let held = nodes[node].members[member]
     if let codingKey = held.codingKey { return codingKey }
     if let key = held.key { return key.codingKey }
-    return AnyCodingKey(intValue: member)
+    guard nodes[node].discardedCount > 0 else { return AnyCodingKey(intValue: member) }
+    // An element's index counts only the elements kept.
+    let discarded = nodes[node].members[..<member].reduce(0) { $0 + ($1.isDiscarded ? 1 : 0) }
+    return AnyCodingKey(intValue: member - discarded)
   }
 
   func depth(ofContainer container: Int) -> Int {

@@ -108,8 +108,9 @@ public final class JKEncoder: LockedOptions, @unchecked Sendable {
   /// recursive model deeper than the call stack (a long linked list, an
   /// indirect enum) gets the error instead of overflowing the stack. For
   /// the containers of a model, a limit above 2,048 acts as 2,048: each
-  /// level's `encode(to:)` takes its own stack frames, and 2,048 levels fit
-  /// an 8 MiB stack. A ``JSONValue``, written without a frame per level,
+  /// level's `encode(to:)` takes its own stack frames, and 2,048 levels of
+  /// an ordinary model fit an 8 MiB stack (a model with large frames may
+  /// need a lower limit). A ``JSONValue``, written without a frame per level,
   /// nests as deep as the limit allows. The
   /// error's coding path is empty, as Foundation's is; its
   /// `underlyingError`, when encoding stopped early, is the error thrown

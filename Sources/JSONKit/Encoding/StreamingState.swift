@@ -262,10 +262,8 @@ struct StreamingState: ~Copyable {
     -> MemberName
   {
     let name = convertsToSnakeCase ? snakeCasedName(of: string) : string
-    // A key with an int value is not kept: `JKCBOREncoder`'s fast path,
-    // which finds keys in the shared cache, does not keep the key for paths.
     guard keyAdditionsLeft > 0, let keyCache, EncodedKeyCache.isCacheable(name),
-      EncodedKeyCache.bits(key.stringValue) == EncodedKeyCache.bits(string), key.intValue == nil
+      EncodedKeyCache.bits(key.stringValue) == EncodedKeyCache.bits(string)
     else { return MemberName(name) }
     guard let entry = keyCache.add(string, writtenAs: name) else {
       keyAdditionsLeft -= 1

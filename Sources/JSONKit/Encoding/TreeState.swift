@@ -76,6 +76,9 @@ final class TreeState {
   /// The error for the first object key holding a scalar JSONKit's reader
   /// rejects, found as the tree is written.
   private(set) var unreadableKeyError: EncodingError?
+  /// The slots whose members `discardMember(_:)` took out: an encoder kept
+  /// by the failed value writes nowhere through them.
+  private var deadSlots: Set<EncodingSlot> = []
   private var maxDepth = Int.max
 
   /// The member count from which an object node indexes its keys.
@@ -191,21 +194,18 @@ final class TreeState {
   }
 
   /// Takes out the member in `slot`, whose value failed: the value it
-  /// replaced comes back, or the member goes.
+  /// replaced comes back, or the member is left out. It keeps its place,
+  /// so that an encoder the failed value kept still names it (and no later
+  /// member); the index of a later element leaves it out.
   func discardMember(_ slot: EncodingSlot) {
     let (node, member) = place(of: slot)
     if let replaced = nodes[node].replaced, replaced.member == member {
       setValue(replaced.value, of: (node, member))
       nodes[node].members[member].codingKey = replaced.codingKey
       nodes[node].replaced = nil
-    } else if member == nodes[node].members.count - 1,
-      slot.member == nodes[node].memberOfSlot.count - 1
-    {
-      let removed = nodes[node].members.removeLast()
-      nodes[node].memberOfSlot.removeLast()
-      if let key = removed.key { nodes[node].memberOfKey?[key] = nil }
     } else {
       setValue(.discarded, of: (node, member))
+      deadSlots.insert(slot)
     }
   }
 
@@ -255,6 +255,9 @@ final class TreeState {
   /// Whether a single value may be written into `place`; notes a conflict
   /// when one is already there.
   private func acceptsSingleValue(_ place: (node: Int, member: Int), slot: EncodingSlot) -> Bool {
+    // An encoder kept by a value that failed writes nowhere, as in
+    // Foundation, which never added the value.
+    if !deadSlots.isEmpty, deadSlots.contains(slot) { return false }
     switch nodes[place.node].members[place.member].value {
     case .pending, .discarded:
       return true
@@ -290,6 +293,7 @@ final class TreeState {
   /// Opens an array or object in `slot`, or returns the one of the same
   /// kind already there; a conflict for a value of another kind.
   func openContainer(in slot: EncodingSlot, isObject: Bool, isNested: Bool) -> Int {
+    if !deadSlots.isEmpty, deadSlots.contains(slot) { return detachedContainer(isObject: isObject) }
     let place = place(of: slot)
     switch nodes[place.node].members[place.member].value {
     case .pending, .discarded:
@@ -388,7 +392,17 @@ final class TreeState {
     let member = nodes[place.node].members[place.member]
     if let key = member.codingKey { return key }
     if let name = member.key { return AnyCodingKey(stringValue: name) }
-    return AnyCodingKey(intValue: place.member)
+    return AnyCodingKey(intValue: place.member - discardedCount(before: place))
+  }
+
+  /// The number of members left out before `place` in its node: an
+  /// element's index counts only the elements kept.
+  private func discardedCount(before place: (node: Int, member: Int)) -> Int {
+    guard nodes[place.node].discardedCount > 0 else { return 0 }
+    return nodes[place.node].members[..<place.member].reduce(0) {
+      if case .discarded = $1.value { return $0 + 1 }
+      return $0
+    }
   }
 
   /// The coding path of the value in `slot`, as streaming gives it.

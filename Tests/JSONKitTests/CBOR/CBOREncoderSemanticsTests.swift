@@ -531,6 +531,63 @@ struct CBOREncoderSemanticsTests {
         == #"{"d":{"foo_bar":1},"e":{"fooBar":2}}"#)
   }
 
+  /// Holds an encoder a value keeps past its failed `encode(to:)`.
+  final class KeptEncoder: @unchecked Sendable {
+    // Unchecked: each use is on one thread.
+    var encoder: (any Encoder)?
+  }
+
+  /// A list written after a later sibling (so in tree form), whose first
+  /// element fails, the error caught, having kept its encoder, which is then
+  /// asked for its path and written into; then the next element's path is
+  /// logged.
+  struct KeptAfterFailure: Encodable {
+    let kept: KeptEncoder
+    let log: PathLog
+    enum Keys: String, CodingKey { case list, first }
+    struct Failing: Encodable {
+      let kept: KeptEncoder
+      func encode(to encoder: any Encoder) throws {
+        kept.encoder = encoder
+        throw CancellationError()
+      }
+    }
+    func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: Keys.self)
+      var late = container.nestedUnkeyedContainer(forKey: .list)
+      try container.encode(1, forKey: .first)
+      _ = try? late.encode(Failing(kept: kept))
+      log.paths.append(kept.encoder?.codingPath.map(\.stringValue) ?? [])
+      var single = kept.encoder?.singleValueContainer()
+      try? single?.encode(5)
+      try late.encode(Spy(log: log))
+    }
+  }
+
+  /// An encoder kept by a value whose encoding failed still names that
+  /// value, not the element begun after it, and encoding goes on without a
+  /// crash; the next element has Foundation's index.
+  @Test func anEncoderKeptPastAFailureInTreeForm() async {
+    await #expect(processExitsWith: .success) {
+      let foundation = PathLog()
+      _ = try? JSONEncoder().encode(KeptAfterFailure(kept: KeptEncoder(), log: foundation))
+      let json = PathLog()
+      _ = try? JKEncoder().encode(KeptAfterFailure(kept: KeptEncoder(), log: json))
+      let cbor = PathLog()
+      _ = try? JKCBOREncoder().encodeToBytes(KeptAfterFailure(kept: KeptEncoder(), log: cbor))
+      // The nested container's key is not in its elements' paths.
+      let next = foundation.paths.last
+      if next != ["Index 0#0"] || json.paths.last != next || cbor.paths.last != next {
+        exit(1)
+      }
+      // JKEncoder drops the kept encoder's write, as Foundation does.
+      let written = try? JKEncoder().encode(KeptAfterFailure(kept: KeptEncoder(), log: PathLog()))
+      if written.map({ String(decoding: $0, as: UTF8.self) }) != #"{"list":[1],"first":1}"# {
+        exit(2)
+      }
+    }
+  }
+
   private func expectAsJSON<T: Encodable>(
     _ value: T, sourceLocation: SourceLocation = #_sourceLocation
   ) throws {
