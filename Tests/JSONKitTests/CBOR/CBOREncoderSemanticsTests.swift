@@ -442,28 +442,11 @@ struct CBOREncoderSemanticsTests {
         (
           "a nested container read back after a later sibling, custom keys",
           .custom { Key($0[$0.count - 1].stringValue + "_c") },
-          { log in
-            Steps { encoder in
-              var container = encoder.container(keyedBy: Key.self)
-              var nested = container.nestedContainer(keyedBy: Key.self, forKey: Key("fooBar"))
-              try container.encode(1, forKey: Key("a"))
-              log.paths.append(nested.codingPath.map(\.stringValue))
-              try nested.encode(Spy(log: log), forKey: Key("b"))
-            }
-          }
+          readBackAfterLaterSibling(throughInner: false)
         ),
         (
           "a nested container read back after a later sibling, snake_case", .convertToSnakeCase,
-          { log in
-            Steps { encoder in
-              var container = encoder.container(keyedBy: Key.self)
-              var nested = container.nestedContainer(keyedBy: Key.self, forKey: Key("fooBar"))
-              try container.encode(1, forKey: Key("a"))
-              var inner = nested.nestedContainer(keyedBy: Key.self, forKey: Key("b"))
-              log.paths.append(inner.codingPath.map(\.stringValue))
-              try inner.encode(Spy(log: log), forKey: Key("x"))
-            }
-          }
+          readBackAfterLaterSibling(throughInner: true)
         ),
         (
           "an [Int: V] after another member, snake_case", .convertToSnakeCase,
@@ -486,6 +469,27 @@ struct CBOREncoderSemanticsTests {
           }
         ),
       ]
+
+  /// A nested container written into after a later sibling of its member
+  /// (so read back from the bytes written), or, `throughInner`, a container
+  /// nested in it.
+  static func readBackAfterLaterSibling(throughInner: Bool) -> @Sendable (PathLog) -> Steps {
+    { log in
+      Steps { encoder in
+        var container = encoder.container(keyedBy: Key.self)
+        var nested = container.nestedContainer(keyedBy: Key.self, forKey: Key("fooBar"))
+        try container.encode(1, forKey: Key("a"))
+        if throughInner {
+          var inner = nested.nestedContainer(keyedBy: Key.self, forKey: Key("b"))
+          log.paths.append(inner.codingPath.map(\.stringValue))
+          try inner.encode(Spy(log: log), forKey: Key("x"))
+        } else {
+          log.paths.append(nested.codingPath.map(\.stringValue))
+          try nested.encode(Spy(log: log), forKey: Key("b"))
+        }
+      }
+    }
+  }
 
   /// The paths of these programs are JKEncoder's (which are JSONEncoder's).
   @Test(arguments: 0..<6)
