@@ -80,6 +80,8 @@ final class CBOREncodingSession {
   let pathPrefix: [any CodingKey]
   /// What the session was made with, for the sessions of shared instances.
   private let settings: JKCBOREncoder.Settings
+  /// The entries of this encode's plain-data keys, by type and bits.
+  @exclusivity(unchecked) private var plainKeys = CBORPlainKeys()
   @exclusivity(unchecked) private var keyTable: EncodedKeyCache.Table
   @exclusivity(unchecked) private var keyAdditionsLeft = 64
   /// The key type of the standard library's dictionaries (``CBORDictionaryKey``).
@@ -208,6 +210,7 @@ final class CBOREncodingSession {
   deinit {
     frames.deallocate()
     stringTable.deallocate()
+    plainKeys.deallocate()
   }
 
   /// Ends the encode: the makers let go of the containers they keep to
@@ -385,21 +388,50 @@ final class CBOREncodingSession {
   func beginMember<Key: CodingKey>(of container: Int, key: Key, keepingValue: Bool = false)
     -> CBORSlot
   {
-    // A key with an int value keeps it in paths: it takes the slow path,
-    // which stores it (the cache is found by the key's string alone).
-    if !storesKeys, ObjectIdentifier(Key.self) != dictionaryKeyType, key.intValue == nil {
-      let bits = EncodedKeyCache.bits(key.stringValue)
-      if let entry = keyTable.find(bits) {
-        let name = UnsafeRawBufferPointer(
-          start: entry.pointee.quoted + 1, count: entry.pointee.quotedCount &- 2)
-        if let slot = streamMember(
-          of: container, name: name, fingerprint: entry.pointee.fingerprint)
+    if !storesKeys, ObjectIdentifier(Key.self) != dictionaryKeyType {
+      if CBORPlainKeys.keeps(Key.self) {
+        let identity = CBORPlainKeys.identity(of: key)
+        if let entry = plainKeys.entry(of: identity) ?? plainKeyEntry(key, identity),
+          let slot = streamMember(of: container, cached: entry)
         {
           return slot
         }
+      } else if key.intValue == nil,
+        let entry = keyTable.find(EncodedKeyCache.bits(key.stringValue)),
+        let slot = streamMember(of: container, cached: entry)
+      {
+        // A key with an int value keeps it in paths: it takes the slow
+        // path, which stores it (the cache is found by the key's string
+        // alone).
+        return slot
       }
     }
     return beginMemberSlowly(of: container, key: key, keepingValue: keepingValue)
+  }
+
+  /// Begins a member under the key cache's `entry`; nil when streaming
+  /// cannot.
+  @inline(__always)
+  private func streamMember(
+    of container: Int, cached entry: UnsafeMutablePointer<EncodedKeyCache.Entry>
+  ) -> CBORSlot? {
+    let name = UnsafeRawBufferPointer(
+      start: entry.pointee.quoted + 1, count: entry.pointee.quotedCount &- 2)
+    return streamMember(of: container, name: name, fingerprint: entry.pointee.fingerprint)
+  }
+
+  /// The key cache's entry for `key`, a plain-data key met for the first
+  /// time in this encode (or displaced), kept in ``plainKeys`` when it has
+  /// no int value (one with an int value takes the slow path, which stores
+  /// it for paths); nil when the cache has none.
+  @inline(never)
+  private func plainKeyEntry<Key: CodingKey>(
+    _ key: Key, _ identity: (type: UInt, bits: UInt64)
+  ) -> UnsafeMutablePointer<EncodedKeyCache.Entry>? {
+    guard key.intValue == nil, let entry = keyTable.find(EncodedKeyCache.bits(key.stringValue))
+    else { return nil }
+    plainKeys.keep(entry, for: identity)
+    return entry
   }
 
   @inline(never)

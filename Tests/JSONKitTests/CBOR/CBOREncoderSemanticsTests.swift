@@ -511,6 +511,29 @@ struct CBOREncoderSemanticsTests {
     #expect(ours.paths == theirs.paths, "\(name)")
   }
 
+  /// A key of an `Int`-backed `CodingKeys` enum keeps its int value in
+  /// paths, also once a key of another type with the same spelling is in
+  /// the process-wide key cache, and when met again in the same encode.
+  @Test func anIntBackedKeyKeepsItsIntValue() throws {
+    struct Plain: Encodable { var qzxvIntKey = 1 }
+    struct IntKeyed: Encodable {
+      let log: PathLog
+      enum CodingKeys: Int, CodingKey { case qzxvIntKey = 8 }
+      func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(Spy(log: log), forKey: .qzxvIntKey)
+      }
+    }
+    _ = try JKEncoder().encode(Plain())
+    _ = try JKCBOREncoder().encodeToBytes(Plain())
+    let ours = PathLog()
+    let foundation = PathLog()
+    _ = try JKCBOREncoder().encodeToBytes([IntKeyed(log: ours), IntKeyed(log: ours)])
+    _ = try JSONEncoder().encode([IntKeyed(log: foundation), IntKeyed(log: foundation)])
+    #expect(foundation.paths == [["Index 0#0", "qzxvIntKey#8"], ["Index 1#1", "qzxvIntKey#8"]])
+    #expect(ours.paths == foundation.paths)
+  }
+
   /// A `[String: V]` that encodes itself with an encoder (not through a
   /// container) has its keys converted by the strategy, as in JSONEncoder;
   /// one a container encodes keeps them as they are.
