@@ -389,22 +389,14 @@ final class CBOREncodingSession {
     -> CBORSlot
   {
     if !storesKeys, ObjectIdentifier(Key.self) != dictionaryKeyType {
+      let entry: UnsafeMutablePointer<EncodedKeyCache.Entry>?
       if CBORPlainKeys.keeps(Key.self) {
         let identity = CBORPlainKeys.identity(of: key)
-        if let entry = plainKeys.entry(of: identity) ?? plainKeyEntry(key, identity),
-          let slot = streamMember(of: container, cached: entry)
-        {
-          return slot
-        }
-      } else if key.intValue == nil,
-        let entry = keyTable.find(EncodedKeyCache.bits(key.stringValue)),
-        let slot = streamMember(of: container, cached: entry)
-      {
-        // A key with an int value keeps it in paths: it takes the slow
-        // path, which stores it (the cache is found by the key's string
-        // alone).
-        return slot
+        entry = plainKeys.entry(of: identity) ?? plainKeyEntry(key, identity)
+      } else {
+        entry = cachedEntry(of: key)
       }
+      if let entry, let slot = streamMember(of: container, cached: entry) { return slot }
     }
     return beginMemberSlowly(of: container, key: key, keepingValue: keepingValue)
   }
@@ -428,10 +420,20 @@ final class CBOREncodingSession {
   private func plainKeyEntry<Key: CodingKey>(
     _ key: Key, _ identity: (type: UInt, bits: UInt64)
   ) -> UnsafeMutablePointer<EncodedKeyCache.Entry>? {
-    guard key.intValue == nil, let entry = keyTable.find(EncodedKeyCache.bits(key.stringValue))
-    else { return nil }
+    guard let entry = cachedEntry(of: key) else { return nil }
     plainKeys.keep(entry, for: identity)
     return entry
+  }
+
+  /// The key cache's entry for `key`, found by its string, when it has no
+  /// int value: a key with one keeps it in paths, through the slow path,
+  /// which stores it (the cache is found by the key's string alone).
+  @inline(__always)
+  private func cachedEntry<Key: CodingKey>(of key: Key)
+    -> UnsafeMutablePointer<EncodedKeyCache.Entry>?
+  {
+    guard key.intValue == nil else { return nil }
+    return keyTable.find(EncodedKeyCache.bits(key.stringValue))
   }
 
   @inline(never)
@@ -696,27 +698,17 @@ final class CBOREncodingSession {
 
   func codingPath(of slot: CBORSlot) -> [any CodingKey] {
     if let index = frameIndex(slot.container), frames[index].count &- 1 == slot.member {
-      return pathPrefix
-        + EncoderCodingPaths.ofValue(
-          key: lastKey(ofFrame: index), in: index, parent: parentLevel,
-          isNested: { frames[$0].isNested }, key: { lastKey(ofFrame: $0 &- 1) })
+      return pathPrefix + valuePath(key: lastKey(ofFrame: index), in: index)
     }
     return handOver().codingPath(of: slot)
   }
 
   func codingPath(ofContainer container: Int) -> [any CodingKey] {
     if let index = frameIndex(container) {
-      return pathPrefix
-        + EncoderCodingPaths.ofContainer(
-          index, parent: parentLevel, isNested: { frames[$0].isNested },
-          key: { lastKey(ofFrame: $0 &- 1) })
+      return pathPrefix + containerPath(index)
     }
     return handOver().codingPath(ofContainer: container)
   }
-
-  /// The frame of the open container that holds the member the container
-  /// of frame `index` fills: the one before it; nil for the root's.
-  private func parentLevel(_ index: Int) -> Int? { index > 0 ? index &- 1 : nil }
 
   /// The coding key of the last member begun in frame `index`.
   private func lastKey(ofFrame index: Int) -> any CodingKey {
@@ -941,4 +933,12 @@ enum CBORDictionaryKey {
     mutating func superEncoder() -> any Encoder { KeyTypeProbe() }
     mutating func superEncoder(forKey key: Key) -> any Encoder { KeyTypeProbe() }
   }
+}
+
+/// The paths of the open frames: a frame's container holds a member of the
+/// one before it (see ``EncoderCodingPaths``).
+extension CBOREncodingSession: EncoderCodingPaths {
+  func pathParent(of index: Int) -> Int? { index > 0 ? index &- 1 : nil }
+  func pathIsNested(_ index: Int) -> Bool { frames[index].isNested }
+  func pathKey(of index: Int) -> any CodingKey { lastKey(ofFrame: index &- 1) }
 }

@@ -344,25 +344,12 @@ final class CBOREncodingTree {
   // MARK: - Coding paths and depth
 
   func codingPath(ofContainer container: Int) -> [any CodingKey] {
-    session.pathPrefix
-      + EncoderCodingPaths.ofContainer(
-        node(of: container), parent: parentNode, isNested: { nodes[$0].isNested },
-        key: { key(of: nodes[$0].parentMember, in: nodes[$0].parent) })
+    session.pathPrefix + containerPath(node(of: container))
   }
 
   func codingPath(of slot: CBORSlot) -> [any CodingKey] {
     let (node, member) = place(of: slot)
-    return session.pathPrefix
-      + EncoderCodingPaths.ofValue(
-        key: key(of: member, in: node), in: node, parent: parentNode,
-        isNested: { nodes[$0].isNested },
-        key: { key(of: nodes[$0].parentMember, in: nodes[$0].parent) })
-  }
-
-  /// The node that holds the member `node` is the value of; nil for the
-  /// root's (and a node outside the tree).
-  private func parentNode(_ node: Int) -> Int? {
-    nodes[node].parent >= 0 ? nodes[node].parent : nil
+    return session.pathPrefix + valuePath(key: key(of: member, in: node), in: node)
   }
 
   private func key(of member: Int, in node: Int) -> any CodingKey {
@@ -426,5 +413,15 @@ extension CBOREncodingTree.Member {
   var isDiscarded: Bool {
     if case .discarded = value { return true }
     return false
+  }
+}
+
+/// The paths of the tree's nodes (see ``EncoderCodingPaths``); the root's
+/// node, and a node outside the tree, have no parent.
+extension CBOREncodingTree: EncoderCodingPaths {
+  func pathParent(of node: Int) -> Int? { nodes[node].parent >= 0 ? nodes[node].parent : nil }
+  func pathIsNested(_ node: Int) -> Bool { nodes[node].isNested }
+  func pathKey(of node: Int) -> any CodingKey {
+    key(of: nodes[node].parentMember, in: nodes[node].parent)
   }
 }

@@ -1,6 +1,6 @@
 /// Foundation's rule for the coding paths an encoder reports, stated once
 /// for every encoder's way of holding its containers (JSON's and CBOR's,
-/// streaming and in tree form).
+/// streaming and in tree form), each of which conforms.
 ///
 /// A value's encoder has the path of the encoder whose container the value
 /// is encoded into, plus the value's key. A nested container belongs to
@@ -10,25 +10,29 @@
 /// path of `a`'s encoder plus "c"). A container's own path, and the path a
 /// custom key strategy sees, do include it.
 ///
-/// The containers are given by number, with three questions about each:
-/// `parent`, the container holding the member it is the value of (nil for
-/// the root's pseudo-container, which holds the top-level value);
-/// `isNested`, whether a container made it as a nested container; and
-/// `key`, the coding key of the member it is the value of.
-enum EncoderCodingPaths {
+/// The containers are given by number (a frame's level while streaming, a
+/// node in tree form), with three questions about each.
+protocol EncoderCodingPaths: ~Copyable {
+  /// The container holding the member `container` is the value of; nil for
+  /// the root's pseudo-container, which holds the top-level value.
+  func pathParent(of container: Int) -> Int?
+  /// Whether a container made `container` as a nested container.
+  func pathIsNested(_ container: Int) -> Bool
+  /// The coding key of the member `container` is the value of.
+  func pathKey(of container: Int) -> any CodingKey
+}
+
+extension EncoderCodingPaths where Self: ~Copyable {
   /// The coding path of a value encoded under `key` into `container`.
-  static func ofValue(
-    key: any CodingKey, in container: Int, parent: (Int) -> Int?, isNested: (Int) -> Bool,
-    key keyOf: (Int) -> any CodingKey
-  ) -> [any CodingKey] {
-    guard parent(container) != nil else { return [] }
+  func valuePath(key: any CodingKey, in container: Int) -> [any CodingKey] {
+    guard pathParent(of: container) != nil else { return [] }
     var reversedPath = [key]
     var owner = container
     while true {
-      while isNested(owner), let up = parent(owner) { owner = up }
+      while pathIsNested(owner), let up = pathParent(of: owner) { owner = up }
       // The top-level container's encoder is the root's: its path is empty.
-      guard let up = parent(owner), parent(up) != nil else { break }
-      reversedPath.append(keyOf(owner))
+      guard let up = pathParent(of: owner), pathParent(of: up) != nil else { break }
+      reversedPath.append(pathKey(of: owner))
       owner = up
     }
     return reversedPath.reversed()
@@ -36,18 +40,16 @@ enum EncoderCodingPaths {
 
   /// The coding path of `container` itself: that of the encoder that made
   /// it, plus the keys of the nested containers it is made through.
-  static func ofContainer(
-    _ container: Int, parent: (Int) -> Int?, isNested: (Int) -> Bool,
-    key keyOf: (Int) -> any CodingKey
-  ) -> [any CodingKey] {
+  func containerPath(_ container: Int) -> [any CodingKey] {
     var nestedKeys: [any CodingKey] = []
     var node = container
-    while isNested(node), let up = parent(node) {
-      nestedKeys.append(keyOf(node))
+    while pathIsNested(node), let up = pathParent(of: node) {
+      nestedKeys.append(pathKey(of: node))
       node = up
     }
-    guard let up = parent(node), parent(up) != nil else { return nestedKeys.reversed() }
-    return ofValue(key: keyOf(node), in: up, parent: parent, isNested: isNested, key: keyOf)
-      + nestedKeys.reversed()
+    guard let up = pathParent(of: node), pathParent(of: up) != nil else {
+      return nestedKeys.reversed()
+    }
+    return valuePath(key: pathKey(of: node), in: up) + nestedKeys.reversed()
   }
 }

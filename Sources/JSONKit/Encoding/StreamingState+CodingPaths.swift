@@ -2,7 +2,7 @@ import Foundation
 
 /// The coding paths streaming reports, and the names keys are written
 /// under.
-extension StreamingState {
+extension StreamingState: EncoderCodingPaths {
   // MARK: - Coding paths
 
   // Foundation's rule for the paths is stated in ``EncoderCodingPaths``.
@@ -22,21 +22,22 @@ extension StreamingState {
   }
 
   /// The coding path of a value encoded under `key` into the container of
-  /// `frames[level]`. The container that holds the member a container
-  /// fills is the one before it among the open ones.
+  /// `frames[level]`.
   private func encoderPath(ofLevel level: Int, key: any CodingKey) -> [any CodingKey] {
-    EncoderCodingPaths.ofValue(
-      key: key, in: level, parent: { $0 > 0 ? $0 - 1 : nil }, isNested: { frames[$0].isNested },
-      key: { lastMemberKey(of: frames[$0 - 1]) })
+    valuePath(key: key, in: level)
   }
+
+  // The paths of the open frames: a frame's container holds a member of
+  // the one before it (see ``EncoderCodingPaths``).
+  func pathParent(of level: Int) -> Int? { level > 0 ? level - 1 : nil }
+  func pathIsNested(_ level: Int) -> Bool { frames[level].isNested }
+  func pathKey(of level: Int) -> any CodingKey { lastMemberKey(of: frames[level - 1]) }
 
   /// The coding path of the container `container` itself; nil when it is
   /// closed.
   func codingPath(ofContainer container: Int) -> [any CodingKey]? {
     guard let level = frameIndex(container) else { return nil }
-    return EncoderCodingPaths.ofContainer(
-      level, parent: { $0 > 0 ? $0 - 1 : nil }, isNested: { frames[$0].isNested },
-      key: { lastMemberKey(of: frames[$0 - 1]) })
+    return containerPath(level)
   }
 
   /// The coding path of the container of `frame`, just taken off the

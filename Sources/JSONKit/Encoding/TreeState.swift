@@ -412,9 +412,7 @@ final class TreeState {
 
   /// The coding path of the value of a member: that of its encoder.
   private func codingPath(ofPlace place: (node: Int, member: Int)) -> [any CodingKey] {
-    EncoderCodingPaths.ofValue(
-      key: key(of: place), in: place.node, parent: { nodes[$0].parent?.node },
-      isNested: { nodes[$0].isNested }, key: { key(of: nodes[$0].parent.unsafelyUnwrapped) })
+    valuePath(key: key(of: place), in: place.node)
   }
 
   /// The coding path of the container `container` itself.
@@ -423,9 +421,7 @@ final class TreeState {
   }
 
   private func codingPath(ofNode node: Int) -> [any CodingKey] {
-    EncoderCodingPaths.ofContainer(
-      node, parent: { nodes[$0].parent?.node }, isNested: { nodes[$0].isNested },
-      key: { key(of: nodes[$0].parent.unsafelyUnwrapped) })
+    containerPath(node)
   }
 
   // MARK: - Writing
@@ -495,4 +491,12 @@ final class TreeState {
       output.closeContainer(isObject: node.isObject, isEmpty: order.isEmpty, indentLevel: depth)
     }
   }
+}
+
+/// The paths of the tree's nodes (see ``EncoderCodingPaths``); the root's
+/// node, and a node outside the tree, have no parent.
+extension TreeState: EncoderCodingPaths {
+  func pathParent(of node: Int) -> Int? { nodes[node].parent?.node }
+  func pathIsNested(_ node: Int) -> Bool { nodes[node].isNested }
+  func pathKey(of node: Int) -> any CodingKey { key(of: nodes[node].parent.unsafelyUnwrapped) }
 }

@@ -148,9 +148,7 @@ struct KeyInterner {
   /// The id of the key whose UTF-8 bytes are `key[0..<length]`, adding it if new.
   @inline(__always)
   mutating func intern(_ key: UnsafePointer<UInt8>, length: Int) -> UInt32 {
-    let id = lookUp(key, length: length)
-    follow(with: id)
-    return id
+    intern(key, length: length) {}
   }
 
   /// The id of the key whose UTF-8 bytes are `key[0..<length]`, adding it
@@ -182,13 +180,6 @@ struct KeyInterner {
       records[Int(previous)].successor = id
     }
     previous = id
-  }
-
-  @inline(__always)
-  private mutating func lookUp(_ key: UnsafePointer<UInt8>, length: Int) -> UInt32 {
-    let hash = Self.hash(key, length: length)
-    if let id = table.id(of: key, length: length, hash: hash) { return UInt32(id) }
-    return insert(key, length: length, hash: hash)
   }
 
   @inline(never)
