@@ -227,6 +227,7 @@ extension EncoderStatesPageTests {
     case failedMemberUnderKeyStrategy
     case codingPathOfSuperEncoderAfterLaterMember
     case countOfClosedUnkeyedContainer
+    case failedEncodedValue
     // Streaming carries on.
     case keyEncodedTwice
     case keysOutOfOrder
@@ -240,7 +241,8 @@ extension EncoderStatesPageTests {
       switch self {
       case .containerUsedAfterLaterSibling, .nestedContainerAskedAgainForItsKey,
         .superEncoderUsedLate, .secondValueForOnePlace, .failedMemberUnderKeyStrategy,
-        .codingPathOfSuperEncoderAfterLaterMember, .countOfClosedUnkeyedContainer:
+        .codingPathOfSuperEncoderAfterLaterMember, .countOfClosedUnkeyedContainer,
+        .failedEncodedValue:
         return true
       case .keyEncodedTwice, .keysOutOfOrder, .superEncoderUsedAtOnce,
         .containerAskedAgainWhileOpen, .failedMemberUnderDefaultKeys:
@@ -255,7 +257,7 @@ extension EncoderStatesPageTests {
       case .nestedContainerAskedAgainForItsKey: return #"{"n":{"x":1,"y":2}}"#
       case .superEncoderUsedLate: return #"{"super":{"x":1},"a":2}"#
       case .secondValueForOnePlace: return nil
-      case .failedMemberUnderKeyStrategy: return #"{"a":1,"c":2}"#
+      case .failedMemberUnderKeyStrategy, .failedEncodedValue: return #"{"a":1,"c":2}"#
       case .codingPathOfSuperEncoderAfterLaterMember: return #"{"s":{},"a":2}"#
       case .countOfClosedUnkeyedContainer: return #"{"n":[],"a":2}"#
       case .keyEncodedTwice: return #"{"a":3,"b":2}"#
@@ -263,6 +265,15 @@ extension EncoderStatesPageTests {
       case .superEncoderUsedAtOnce: return #"{"super":{"x":1},"a":2}"#
       case .containerAskedAgainWhileOpen: return #"{"a":{"x":1},"b":2}"#
       case .failedMemberUnderDefaultKeys: return #"{"a":1,"c":2}"#
+      }
+    }
+
+    /// A value whose own `encode(to:)` writes, then fails.
+    struct Fails: Encodable {
+      func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(1)
+        throw CancellationError()
       }
     }
 
@@ -298,6 +309,10 @@ extension EncoderStatesPageTests {
       case .failedMemberUnderKeyStrategy, .failedMemberUnderDefaultKeys:
         try container.encode(1, forKey: key("a"))
         try? container.encode(Double.nan, forKey: key("b"))
+        try container.encode(2, forKey: key("c"))
+      case .failedEncodedValue:
+        try container.encode(1, forKey: key("a"))
+        try? container.encode(Fails(), forKey: key("b"))
         try container.encode(2, forKey: key("c"))
       case .codingPathOfSuperEncoderAfterLaterMember:
         let late = container.superEncoder(forKey: key("s"))

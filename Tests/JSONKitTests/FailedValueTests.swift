@@ -39,6 +39,26 @@ private struct FailsPartway: Encodable {
   }
 }
 
+/// Holds the encoder a failed value kept.
+private final class KeptEncoder: @unchecked Sendable {
+  var encoder: (any Encoder)?
+
+  func write(_ value: Int) throws {
+    guard let encoder else { return }
+    var container = encoder.singleValueContainer()
+    try container.encode(value)
+  }
+}
+
+/// Keeps its encoder, then throws without writing.
+private struct KeepsItsEncoderAndFails: Encodable {
+  let kept: KeptEncoder
+  func encode(to encoder: any Encoder) throws {
+    kept.encoder = encoder
+    throw Failure()
+  }
+}
+
 /// A value whose `encode(to:)` is a closure told whether to make the
 /// failing call: without it, the output is what the failed value must
 /// leave, nothing.
@@ -171,6 +191,68 @@ struct FailedValueTests {
         if fails { try? container.encode(FailsPartway(kind: kind)) }
         try container.encode(container.count)
       }, asInFoundation: true)
+  }
+
+  /// A failed value that kept its encoder, which is written through after
+  /// the error is caught, before or after the next member: the write goes
+  /// nowhere, as in Foundation, and never into the next member's place.
+  /// The failed member's key, begun again, is a new member.
+  @Test(arguments: [false, true])
+  func anEncoderKeptByAFailedValueWritesNowhere(afterTheNextMember: Bool) {
+    expectNothingLeft(
+      Scenario { encoder, fails in
+        var container = encoder.unkeyedContainer()
+        try container.encode(1)
+        let kept = KeptEncoder()
+        if fails { try? container.encode(KeepsItsEncoderAndFails(kept: kept)) }
+        if !afterTheNextMember { try kept.write(5) }
+        try container.encode(2)
+        if afterTheNextMember { try kept.write(5) }
+        try container.encode(3)
+      }, asInFoundation: true)
+    expectNothingLeft(
+      Scenario { encoder, fails in
+        var container = encoder.container(keyedBy: Key.self)
+        try container.encode(1, forKey: Key("a"))
+        let kept = KeptEncoder()
+        if fails { try? container.encode(KeepsItsEncoderAndFails(kept: kept), forKey: Key("b")) }
+        if !afterTheNextMember { try kept.write(5) }
+        try container.encode(2, forKey: Key("c"))
+        if afterTheNextMember { try kept.write(5) }
+        try container.encode(3, forKey: Key("d"))
+        // The failed member's key, begun again, is a new member.
+        try container.encode(4, forKey: Key("b"))
+      }, asInFoundation: true)
+  }
+
+  /// The encoder a failed value kept still names the failed member, in
+  /// streaming and in tree form, as Foundation's does.
+  @Test func anEncoderKeptByAFailedValueKeepsItsPath() throws {
+    func paths(_ encode: (Scenario) throws -> Data, inTreeForm: Bool) throws -> [String] {
+      let keyed = KeptEncoder()
+      let unkeyed = KeptEncoder()
+      var scenario = Scenario { encoder, _ in
+        var container = encoder.container(keyedBy: Key.self)
+        try container.encode(1, forKey: Key("a"))
+        try? container.encode(KeepsItsEncoderAndFails(kept: keyed), forKey: Key("b"))
+        var list = container.nestedUnkeyedContainer(forKey: Key("l"))
+        try list.encode(1)
+        try? list.encode(KeepsItsEncoderAndFails(kept: unkeyed))
+        try list.encode(2)
+      }
+      scenario.inTreeForm = inTreeForm
+      _ = try encode(scenario)
+      return [keyed, unkeyed].map {
+        ($0.encoder?.codingPath ?? []).map { $0.intValue.map(String.init) ?? $0.stringValue }
+          .joined(separator: "/")
+      }
+    }
+    for inTreeForm in [false, true] {
+      let ours = try paths(JKEncoder().encode, inTreeForm: inTreeForm)
+      #expect(ours == (try paths(JSONEncoder().encode, inTreeForm: inTreeForm)))
+      #expect(ours.first?.hasSuffix("b") == true)
+      #expect(ours.last?.hasSuffix("1") == true, "\(ours)")
+    }
   }
 
   /// The next value goes into the single-value container; Foundation keeps

@@ -128,7 +128,12 @@ struct EncoderKeyedContainer<Key: CodingKey>: EncoderKeyedContainerMaking {
 
   mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
     let member = discardableMemberOutOfLine(key)
-    do { try session.encode(value, into: member.slot) } catch { throw discarding(member, error) }
+    do {
+      try session.encode(value, into: member.slot)
+    } catch {
+      session.discardMemberOfEncodedValue(member.slot, startingAt: member.start)
+      throw error
+    }
   }
 
   /// ``discardableMember(_:)`` out of line, for values that may nest: the

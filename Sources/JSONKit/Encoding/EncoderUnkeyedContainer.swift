@@ -112,7 +112,12 @@ struct EncoderUnkeyedContainer: UnkeyedEncodingContainer {
 
   mutating func encode<T: Encodable>(_ value: T) throws {
     let element = discardableElementOutOfLine()
-    do { try session.encode(value, into: element.slot) } catch { throw discarding(element, error) }
+    do {
+      try session.encode(value, into: element.slot)
+    } catch {
+      session.discardMemberOfEncodedValue(element.slot, startingAt: element.start)
+      throw error
+    }
   }
 
   /// ``discardableElement()`` out of line, for values that may nest (see

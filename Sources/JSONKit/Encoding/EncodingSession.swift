@@ -252,6 +252,22 @@ final class EncodingSession {
     handOver().discardMember(slot)
   }
 
+  /// ``discardMember(_:startingAt:)`` for a member whose value was given an
+  /// encoder (its own `encode(to:)`, or a custom strategy), which it may
+  /// have kept. Streaming would give the member's number to the next
+  /// member, and a write through the kept encoder would land there; so
+  /// after streaming takes the member's text out, the tree takes over with
+  /// the member in its place, where such a write goes nowhere, as in
+  /// Foundation. Only an error path pays for the hand-over.
+  func discardMemberOfEncodedValue(_ slot: EncodingSlot, startingAt start: Int) {
+    let key = streaming.pointee.codingPath(of: slot)?.last
+    if streaming.pointee.discardMember(slot, startingAt: start) {
+      handOver().addDiscardedMember(slot, codingKey: key)
+    } else {
+      handOver().discardMember(slot)
+    }
+  }
+
   /// Where the text of the value of `slot` will start, for
   /// ``discardValue(of:startingAt:)``: its offset while streaming, -1 in
   /// tree form; nil when something is written there already, which a

@@ -123,7 +123,9 @@ final class TreeState {
   func member(named name: String, in node: Int) -> Int? {
     if nodes[node].memberOfKey == nil {
       guard nodes[node].members.count >= Self.keyIndexThreshold else {
-        return nodes[node].members.firstIndex { $0.key == name }
+        // The last: a member whose value failed, left in its place, comes
+        // before any later member of the same name.
+        return nodes[node].members.lastIndex { $0.key == name }
       }
       var memberOfKey: [String: Int] = [:]
       for (member, entry) in nodes[node].members.enumerated() {
@@ -160,7 +162,7 @@ final class TreeState {
   /// Adds a member to `node`, or finds the one with the same key; returns
   /// its index.
   func addMember(to node: Int, key: (any CodingKey)?, name: String?, keepingValue: Bool) -> Int {
-    if let name, let existing = member(named: name, in: node) {
+    if let name, let existing = member(named: name, in: node), !isDiscarded((node, existing)) {
       if nodes[node].members[existing].hasSuperEncoder {
         noteSuperEncoderKeyBegunAgain(name, in: node)
       }
@@ -182,6 +184,13 @@ final class TreeState {
       nodes[node].memberOfKey![name] = member
     }
     return member
+  }
+
+  /// Whether the member's value failed: a member begun later under its
+  /// key is a new member, as in Foundation, which never added it.
+  private func isDiscarded(_ place: (node: Int, member: Int)) -> Bool {
+    if case .discarded = nodes[place.node].members[place.member].value { return true }
+    return false
   }
 
   /// Sets the value of a member, keeping count of discarded members.
@@ -207,6 +216,21 @@ final class TreeState {
       setValue(.discarded, of: (node, member))
       deadSlots.insert(slot)
     }
+  }
+
+  /// Adds the member of `slot` as one whose value failed: streaming took it
+  /// out just before handing over, and would have given its number to the
+  /// next member. It keeps its place, so that an encoder the failed value
+  /// kept still names it (`codingKey`, for a member of an object) and
+  /// writes nowhere.
+  func addDiscardedMember(_ slot: EncodingSlot, codingKey: (any CodingKey)?) {
+    let node = node(of: slot.container)
+    guard nodes[node].memberOfSlot.count == slot.member else { return }
+    let member = nodes[node].members.count
+    nodes[node].members.append(Member(key: nil, codingKey: codingKey, value: .pending))
+    setValue(.discarded, of: (node, member))
+    nodes[node].memberOfSlot.append(member)
+    deadSlots.insert(slot)
   }
 
   /// Takes out the value of `slot`, which failed, keeping the member: it
