@@ -140,6 +140,26 @@ struct ArrayElementStreamTests {
     }
   }
 
+  /// Where a comment ends, at the end of the input or just before it: a
+  /// stream and a whole document agree, however the text is cut.
+  @Test(arguments: [
+    ("[1 /**/]", nil), ("[1 /* **/]", nil), ("[1]/**/", nil), ("[1]// end", nil),
+    ("[1 /*/]", JKParseError.Kind.unterminated), ("[1]/*/", .unterminated),
+    ("[1]/* *", .unterminated), ("[1 // ]", .unexpectedEndOfInput), ("[1 /*/ */ ]", nil),
+  ] as [(String, JKParseError.Kind?)])
+  func commentEnds(_ text: String, _ kind: JKParseError.Kind?) async throws {
+    var documentKind: JKParseError.Kind?
+    do {
+      _ = try JSONValue(parsing: text, options: .comments)
+    } catch let error as JKParseError {
+      documentKind = error.kind
+    }
+    #expect(documentKind == kind)
+    for size in 1...3 {
+      #expect(await values(text, options: .comments, every: size).parseError?.kind == kind)
+    }
+  }
+
   @Test("A comment between elements must be well-formed UTF-8, as in a whole document")
   func commentUTF8() async throws {
     let cases: [(bytes: [UInt8], offset: Int?)] = [

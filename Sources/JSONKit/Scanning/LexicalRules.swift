@@ -70,4 +70,60 @@ struct LexicalRules: BitwiseCopyable {
   static func endsLineComment(_ byte: UInt8) -> Bool {
     byte == 0x0A || byte == 0x0D
   }
+
+  /// Where a reader stands in a comment, taking one byte at a time: what a
+  /// comment is, for the scanner, which reads a whole document, and for the
+  /// array-element framer of streams, which must stop at the end of a chunk
+  /// and carry on in the next.
+  ///
+  /// A comment is `//` up to a line feed or carriage return (which is not
+  /// part of it), or `/*` up to the first `*/`. A byte of 0x80 or more is
+  /// read as one character (its reader checks the sequence it begins).
+  enum Comment {
+    /// Not in a comment.
+    case none
+    /// Just after a `/` that may begin one.
+    case slash
+    /// In a `//` comment.
+    case line
+    /// In a `/* */` comment.
+    case block
+    /// In a `/* */` comment, just after a `*`.
+    case blockStar
+
+    /// Whether a `/* */` comment is open.
+    var isBlock: Bool { self == .block || self == .blockStar }
+
+    /// Takes the next byte; returns whether it belongs to the comment. It
+    /// does not after a `/` that no `/` or `*` follows (then no comment
+    /// began), nor when it is the line break that ends a `//` comment;
+    /// either way the state is then ``none``.
+    @inline(__always)
+    mutating func advance(_ byte: UInt8) -> Bool {
+      switch self {
+      case .none:
+        return false
+      case .slash:
+        switch byte {
+        case UInt8(ascii: "*"): self = .block
+        case UInt8(ascii: "/"): self = .line
+        default:
+          self = .none
+          return false
+        }
+      case .line:
+        if LexicalRules.endsLineComment(byte) {
+          self = .none
+          return false
+        }
+      case .block, .blockStar:
+        if self == .blockStar, byte == UInt8(ascii: "/") {
+          self = .none
+        } else {
+          self = byte == UInt8(ascii: "*") ? .blockStar : .block
+        }
+      }
+      return true
+    }
+  }
 }

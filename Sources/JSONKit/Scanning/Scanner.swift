@@ -457,22 +457,22 @@ struct Scanner<Recording: ScanRecording> {
       return false
     }
     let start = index
-    if base[index + 1] == UInt8(ascii: "/") {
-      index += 2
-      while index < end, !LexicalRules.endsLineComment(base[index]) {
-        try skipCommentCharacter()
-      }
-      return true
-    }
-    guard base[index + 1] == UInt8(ascii: "*") else { return false }
+    var comment = LexicalRules.Comment.slash
+    guard comment.advance(base[index + 1]) else { return false }
     index += 2
-    while index + 1 < end {
-      if base[index] == UInt8(ascii: "*"), base[index + 1] == UInt8(ascii: "/") {
-        index += 2
+    while index < end {
+      // A line break ends a line comment; it is whitespace.
+      guard comment.advance(base[index]) else { return true }
+      if comment == .none {
+        index += 1  // the `/` of `*/`
         return true
       }
+      // The last byte cannot close a block comment; it is left unread, and
+      // the comment reported unclosed.
+      if comment.isBlock, index + 1 == end { break }
       try skipCommentCharacter()
     }
+    if comment == .line { return true }
     throw ScanFailure(.unterminated, "a '/*' comment is never closed", at: start)
   }
 

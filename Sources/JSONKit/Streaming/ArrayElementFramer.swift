@@ -29,10 +29,6 @@ struct ArrayElementFramer: RecordFramer {
     case beforeArray, afterOpen, afterComma, inElement, afterElement, afterArray, ignoringRest
   }
 
-  private enum Comment {
-    case none, slash, line, block, blockStar
-  }
-
   /// What may stand between tokens beyond JSON's whitespace, as the
   /// scanner reads it.
   private let lexicalRules: LexicalRules
@@ -56,7 +52,7 @@ struct ArrayElementFramer: RecordFramer {
   private var elementsBeforeRuns = 0
 
   private var stage = Stage.beforeArray
-  private var comment = Comment.none
+  private var comment = LexicalRules.Comment.none
   private var commentStart = 0
   private var commentLine = 1
   private var commentColumn = 1
@@ -140,7 +136,7 @@ struct ArrayElementFramer: RecordFramer {
       if comment != .none {
         if base[position] >= 0x80, comment != .slash, stage != .inElement,
           stage != .afterArray || !permitsTextAfterArray,
-          !(atEnd && position == end - 1 && (comment == .block || comment == .blockStar))
+          !(atEnd && position == end - 1 && comment.isBlock)
         {
           // A multi-byte character in a comment between elements, checked
           // as the scanner checks one: not inside an element (the scanner
@@ -158,7 +154,7 @@ struct ArrayElementFramer: RecordFramer {
             throw failure(
               .invalidUTF8, "ill-formed UTF-8 in a comment", at: origin + position, in: buffer)
           }
-          if comment == .blockStar { comment = .block }
+          _ = comment.advance(base[position])  // one character of the comment
           position += abs(decoded)
           continue
         }
@@ -387,36 +383,13 @@ struct ArrayElementFramer: RecordFramer {
   private mutating func advanceComment(_ byte: UInt8, at position: Int, in buffer: StreamBuffer)
     throws(JKParseError) -> Bool
   {
-    let offset = buffer.origin + position
-    switch comment {
-    case .slash:
-      if byte == UInt8(ascii: "*") {
-        comment = .block
-        return true
-      }
-      if byte == UInt8(ascii: "/") {
-        comment = .line
-        return true
-      }
-      comment = .none
+    let followsSlash = comment == .slash
+    guard comment.advance(byte) else {
       // Inside an element a stray '/' is the scanner's to report.
-      guard stage == .inElement else { throw strayCommentSlash(in: buffer) }
+      if followsSlash, stage != .inElement { throw strayCommentSlash(in: buffer) }
       return false
-    case .line:
-      if LexicalRules.endsLineComment(byte) {
-        comment = .none
-        return false
-      }
-    case .block, .blockStar:
-      if comment == .blockStar, byte == UInt8(ascii: "/") {
-        comment = .none
-      } else {
-        comment = byte == UInt8(ascii: "*") ? .blockStar : .block
-        noteLineBreak(byte, at: offset)
-      }
-    case .none:
-      break
     }
+    if comment.isBlock { noteLineBreak(byte, at: buffer.origin + position) }
     return true
   }
 
