@@ -142,11 +142,12 @@ struct ArrayElementStreamTests {
 
   /// Where a comment ends, at the end of the input or just before it: a
   /// stream and a whole document agree, however the text is cut.
-  @Test(arguments: [
-    ("[1 /**/]", nil), ("[1 /* **/]", nil), ("[1]/**/", nil), ("[1]// end", nil),
-    ("[1 /*/]", JKParseError.Kind.unterminated), ("[1]/*/", .unterminated),
-    ("[1]/* *", .unterminated), ("[1 // ]", .unexpectedEndOfInput), ("[1 /*/ */ ]", nil),
-  ] as [(String, JKParseError.Kind?)])
+  @Test(
+    arguments: [
+      ("[1 /**/]", nil), ("[1 /* **/]", nil), ("[1]/**/", nil), ("[1]// end", nil),
+      ("[1 /*/]", JKParseError.Kind.unterminated), ("[1]/*/", .unterminated),
+      ("[1]/* *", .unterminated), ("[1 // ]", .unexpectedEndOfInput), ("[1 /*/ */ ]", nil),
+    ] as [(String, JKParseError.Kind?)])
   func commentEnds(_ text: String, _ kind: JKParseError.Kind?) async throws {
     var documentKind: JKParseError.Kind?
     do {
