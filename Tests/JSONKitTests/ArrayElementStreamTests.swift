@@ -152,7 +152,7 @@ struct ArrayElementStreamTests {
     var documentKind: JKParseError.Kind?
     do {
       _ = try JSONValue(parsing: text, options: .comments)
-    } catch let error as JKParseError {
+    } catch {
       documentKind = error.kind
     }
     #expect(documentKind == kind)

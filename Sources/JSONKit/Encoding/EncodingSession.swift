@@ -349,7 +349,7 @@ final class EncodingSession {
   @inline(__always)
   func name<Key: CodingKey>(of key: Key, in container: Int) -> MemberName {
     if namesKeysByStrategy { return MemberName(strategyName(of: key, in: container)) }
-    return streaming.pointee.name(of: key)
+    return streaming.pointee.naming.name(of: key)
   }
 
   /// The name a custom key strategy gives `key`, which depends on the path

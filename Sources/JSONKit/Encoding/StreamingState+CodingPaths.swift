@@ -1,7 +1,4 @@
-import Foundation
-
-/// The coding paths streaming reports, and the names keys are written
-/// under.
+/// The coding paths streaming reports.
 extension StreamingState: EncoderCodingPaths {
   // MARK: - Coding paths
 
@@ -80,32 +77,5 @@ extension StreamingState: EncoderCodingPaths {
     if let key = slotKeys[serial] { return key }
     guard serial < convertedKeys.count, let entry = convertedKeys[serial] else { return nil }
     return AnyCodingKey(stringValue: entry.pointee.key)
-  }
-
-  // MARK: - Keys
-
-  /// The key string `original` converted to snake_case, converting each
-  /// distinct key once per call (for keys the process-wide cache does not
-  /// keep).
-  mutating func snakeCasedName(of original: String) -> String {
-    if let cached = snakeCaseKeys[original] {
-      if Self.haveSameBytes(cached.key, original) { return cached.converted }
-      return KeyConversion.snakeCased(original)
-    }
-    let converted = KeyConversion.snakeCased(original)
-    snakeCaseKeys[original] = (original, converted)
-    return converted
-  }
-
-  /// Whether two strings are the same scalars, not only canonically
-  /// equivalent.
-  private static func haveSameBytes(_ first: String, _ second: String) -> Bool {
-    let same = first.utf8.withContiguousStorageIfAvailable { first in
-      second.utf8.withContiguousStorageIfAvailable { second in
-        first.count == second.count
-          && (first.isEmpty || memcmp(first.baseAddress!, second.baseAddress!, first.count) == 0)
-      }
-    }
-    return (same ?? nil) ?? first.utf8.elementsEqual(second.utf8)
   }
 }
