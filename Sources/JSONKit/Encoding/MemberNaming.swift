@@ -87,7 +87,6 @@ struct MemberNaming {
     return MemberName(name, cached: entry)
   }
 
-
   /// The key string `original` converted to snake_case, converting each
   /// distinct key once per call (for keys the process-wide cache does not
   /// keep).
