@@ -225,6 +225,34 @@ struct FailedValueTests {
       }, asInFoundation: true)
   }
 
+  /// A failed value under a key that an earlier member already has: the
+  /// earlier value stays, and a write through the failed value's kept
+  /// encoder goes nowhere, also where the earlier value wrote nothing (so
+  /// awaits a value) and under key strategies that keep the output in tree
+  /// form.
+  @Test(arguments: [false, true])
+  func aFailedValueUnderAnEarlierKeyLeavesTheEarlierValue(earlierWroteNothing: Bool) {
+    expectNothingLeft(
+      Scenario { encoder, fails in
+        var container = encoder.container(keyedBy: Key.self)
+        if earlierWroteNothing {
+          try container.encode(NothingWritten(), forKey: Key("a"))
+        } else {
+          try container.encode(1, forKey: Key("a"))
+        }
+        try container.encode(2, forKey: Key("b"))
+        let kept = KeptEncoder()
+        if fails { try? container.encode(KeepsItsEncoderAndFails(kept: kept), forKey: Key("x")) }
+        try container.encode(3, forKey: Key("c"))
+        let keptAgain = KeptEncoder()
+        if fails {
+          try? container.encode(KeepsItsEncoderAndFails(kept: keptAgain), forKey: Key("a"))
+        }
+        try keptAgain.write(5)
+        try kept.write(6)
+      }, asInFoundation: true)
+  }
+
   /// The encoder a failed value kept still names the failed member, in
   /// streaming and in tree form, as Foundation's does.
   @Test func anEncoderKeptByAFailedValueKeepsItsPath() throws {

@@ -214,8 +214,10 @@ final class TreeState {
       nodes[node].replaced = nil
     } else {
       setValue(.discarded, of: (node, member))
-      deadSlots.insert(slot)
     }
+    // Only the failed value's encoder names this slot (a restored value's
+    // own slot is another): what it writes goes nowhere.
+    deadSlots.insert(slot)
   }
 
   /// Adds the member of `slot` as one whose value failed: streaming took it
@@ -225,7 +227,13 @@ final class TreeState {
   /// writes nowhere.
   func addDiscardedMember(_ slot: EncodingSlot, codingKey: (any CodingKey)?) {
     let node = node(of: slot.container)
-    guard nodes[node].memberOfSlot.count == slot.member else { return }
+    guard nodes[node].memberOfSlot.count == slot.member else {
+      // Not expected: streaming counted the container's members as the
+      // text has them. Throw rather than let the slot's number name
+      // another member.
+      noteLostMember(slot)
+      return
+    }
     let member = nodes[node].members.count
     nodes[node].members.append(Member(key: nil, codingKey: codingKey, value: .pending))
     setValue(.discarded, of: (node, member))
@@ -379,6 +387,17 @@ final class TreeState {
       context: EncodingError.Context(
         codingPath: [],
         debugDescription: "JSONKit could not read back the text it had written."),
+      trapsInFoundation: false)
+  }
+
+  /// Notes that the tree lost track of the failed member in `slot`, which
+  /// is not expected; `encode` then throws.
+  private func noteLostMember(_ slot: EncodingSlot) {
+    guard conflict.pointee == nil else { return }
+    conflict.pointee = EncodingSession.Conflict(
+      context: EncodingError.Context(
+        codingPath: codingPath(of: slot),
+        debugDescription: "JSONKit lost track of a member whose value failed to encode."),
       trapsInFoundation: false)
   }
 
