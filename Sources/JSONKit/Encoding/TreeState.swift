@@ -36,6 +36,11 @@ final class TreeState {
     /// The node and member this node is the value of; nil for the root's
     /// pseudo-container and for a container left out of the output.
     var parent: (node: Int, member: Int)?
+    /// For a node outside the tree that was asked for in a member's place
+    /// (through the encoder a failed value kept, or in conflict with the
+    /// value there), that member: its coding path is the one it would have
+    /// had, though its writes are left out.
+    var pathPlace: (node: Int, member: Int)?
     /// Its container number, once a container was asked for it.
     var container: Int?
     var members: [Member] = []
@@ -325,8 +330,10 @@ final class TreeState {
   /// Opens an array or object in `slot`, or returns the one of the same
   /// kind already there; a conflict for a value of another kind.
   func openContainer(in slot: EncodingSlot, isObject: Bool, isNested: Bool) -> Int {
-    if !deadSlots.isEmpty, deadSlots.contains(slot) { return detachedContainer(isObject: isObject) }
     let place = place(of: slot)
+    if !deadSlots.isEmpty, deadSlots.contains(slot) {
+      return detachedContainer(isObject: isObject, isNested: isNested, at: place)
+    }
     switch nodes[place.node].members[place.member].value {
     case .pending, .discarded:
       break
@@ -337,7 +344,7 @@ final class TreeState {
         at: slot, nested: isNested, Self.kind(isObject),
         existing: Self.kind(nodes[existing].isObject)
       )
-      return detachedContainer(isObject: isObject)
+      return detachedContainer(isObject: isObject, isNested: isNested, at: place)
     case .scalar(let range):
       // An object or array written whole (a `JSONValue`) is shared as one
       // written through a container is.
@@ -345,7 +352,7 @@ final class TreeState {
         return container(ofNode: node)
       }
       noteConflict(at: slot, nested: isNested, Self.kind(isObject), existing: "a single value")
-      return detachedContainer(isObject: isObject)
+      return detachedContainer(isObject: isObject, isNested: isNested, at: place)
     }
     nodes.append(Node(isObject: isObject, isNested: isNested, parent: place))
     setValue(.node(nodes.count - 1), of: place)
@@ -363,9 +370,13 @@ final class TreeState {
     return container
   }
 
-  /// A container whose writes go nowhere, for a request that conflicts.
-  private func detachedContainer(isObject: Bool) -> Int {
-    nodes.append(Node(isObject: isObject, isNested: false, parent: nil))
+  /// A container whose writes go nowhere, for a request that conflicts or
+  /// comes through a failed value's encoder, in the place of `place`.
+  private func detachedContainer(
+    isObject: Bool, isNested: Bool, at place: (node: Int, member: Int)
+  ) -> Int {
+    nodes.append(Node(isObject: isObject, isNested: isNested, parent: nil))
+    nodes[nodes.count - 1].pathPlace = place
     return container(ofNode: nodes.count - 1)
   }
 
@@ -537,9 +548,12 @@ final class TreeState {
 }
 
 /// The paths of the tree's nodes (see ``EncoderCodingPaths``); the root's
-/// node, and a node outside the tree, have no parent.
+/// node has no parent, nor has a node outside the tree, but for the place
+/// it was asked for in.
 extension TreeState: EncoderCodingPaths {
-  func pathParent(of node: Int) -> Int? { nodes[node].parent?.node }
+  func pathParent(of node: Int) -> Int? { (nodes[node].parent ?? nodes[node].pathPlace)?.node }
   func pathIsNested(_ node: Int) -> Bool { nodes[node].isNested }
-  func pathKey(of node: Int) -> any CodingKey { key(of: nodes[node].parent.unsafelyUnwrapped) }
+  func pathKey(of node: Int) -> any CodingKey {
+    key(of: (nodes[node].parent ?? nodes[node].pathPlace).unsafelyUnwrapped)
+  }
 }
