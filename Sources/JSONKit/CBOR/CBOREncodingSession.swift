@@ -68,8 +68,6 @@ final class CBOREncodingSession {
   /// The output's first bytes: tag 55799 when self-described, then tag
   /// 256 while strings are referenced in the session.
   private(set) var prefixCount: Int
-  /// The process-wide key cache for the strategy; nil for a custom one.
-  private let keyCache: EncodedKeyCache?
   /// Whether keys are named by the strategy, and so need storing for
   /// coding paths: their written name does not tell them.
   let storesKeys: Bool
@@ -82,8 +80,8 @@ final class CBOREncodingSession {
   private let settings: JKCBOREncoder.Settings
   /// The entries of this encode's plain-data keys, by type and bits.
   @exclusivity(unchecked) private var plainKeys = CBORPlainKeys()
-  @exclusivity(unchecked) private var keyTable: EncodedKeyCache.Table
-  @exclusivity(unchecked) private var keyAdditionsLeft = 64
+  /// The names members are written under (see ``MemberNaming``).
+  @exclusivity(unchecked) private var naming: MemberNaming
   /// The key type of the standard library's dictionaries (``CBORDictionaryKey``).
   private let dictionaryKeyType = CBORDictionaryKey.type
 
@@ -177,18 +175,8 @@ final class CBOREncodingSession {
     userInfo = settings.userInfo.isEmpty ? [:] : settings.userInfo.mapValues { $0 as Any }
     maxDepth = EncodingDepth.effective(settings.maxDepth)
     keyStrategy = settings.keyEncodingStrategy
-    switch settings.keyEncodingStrategy {
-    case .useDefaultKeys:
-      keyCache = EncodedKeyCache.shared
-      storesKeys = false
-    case .convertToSnakeCase:
-      keyCache = EncodedKeyCache.snakeCased
-      storesKeys = true
-    default:
-      keyCache = nil
-      storesKeys = true
-    }
-    keyTable = keyCache?.snapshot() ?? EncodedKeyCache.Table()
+    naming = MemberNaming(keyStrategy: settings.keyEncodingStrategy)
+    storesKeys = naming.keepsAllKeys
     writer = ByteWriter(capacity: capacity)
     if settings.options.contains(.selfDescribed) {
       writer.appendCBORHead(major: 6, CBORTags.selfDescribed)
@@ -433,7 +421,7 @@ final class CBOREncodingSession {
     -> UnsafeMutablePointer<EncodedKeyCache.Entry>?
   {
     guard key.intValue == nil else { return nil }
-    return keyTable.find(EncodedKeyCache.bits(key.stringValue))
+    return naming.cachedEntry(ofKey: key.stringValue)
   }
 
   @inline(never)
@@ -460,24 +448,14 @@ final class CBOREncodingSession {
       // other key, as Foundation does.
     }
     let keepsKey = storesKeys || key.intValue != nil
-    let string = key.stringValue
     let name: String
     var entry: UnsafeMutablePointer<EncodedKeyCache.Entry>?
-    switch keyStrategy {
-    case .useDefaultKeys:
-      name = string
-    case .convertToSnakeCase:
-      entry = keyTable.find(EncodedKeyCache.bits(string))
-      name = entry?.pointee.name ?? KeyConversion.snakeCased(string)
-    case .custom(let transform):
+    if case .custom(let transform) = keyStrategy {
       name = transform(codingPath(ofContainer: container) + [key]).stringValue
-    @unknown default:
-      name = string
-    }
-    if entry == nil, let keyCache, keyAdditionsLeft > 0, EncodedKeyCache.isCacheable(name) {
-      keyAdditionsLeft -= 1
-      entry = keyCache.add(string, writtenAs: name)
-      if let entry { _ = keyTable.insert(entry) }
+    } else {
+      let named = naming.name(of: key)
+      name = named.string
+      entry = named.cached
     }
     if let entry {
       let bytes = UnsafeRawBufferPointer(

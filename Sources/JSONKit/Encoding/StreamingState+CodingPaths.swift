@@ -12,16 +12,10 @@ extension StreamingState: EncoderCodingPaths {
     guard index >= 1 else { return [] }
     let frame = frames[index]
     if slot.member == frame.count - 1 {
-      return encoderPath(ofLevel: index, key: lastMemberKey(of: frame))
+      return valuePath(key: lastMemberKey(of: frame), in: index)
     }
     guard !frame.isObject else { return nil }
-    return encoderPath(ofLevel: index, key: AnyCodingKey(intValue: slot.member))
-  }
-
-  /// The coding path of a value encoded under `key` into the container of
-  /// `frames[level]`.
-  private func encoderPath(ofLevel level: Int, key: any CodingKey) -> [any CodingKey] {
-    valuePath(key: key, in: level)
+    return valuePath(key: AnyCodingKey(intValue: slot.member), in: index)
   }
 
   // The paths of the open frames: a frame's container holds a member of

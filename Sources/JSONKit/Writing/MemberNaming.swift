@@ -1,8 +1,9 @@
 import Foundation
 
-/// How one encode call names the object members it writes under its key
-/// strategy (`.useDefaultKeys` or `.convertToSnakeCase`; a custom
-/// strategy's names the session asks for itself): each name with the
+/// How one encode call names the object (or map) members it writes under
+/// its key strategy (`.useDefaultKeys` or `.convertToSnakeCase`; a custom
+/// strategy's names the session asks for itself), for JKEncoder and
+/// JKCBOREncoder alike: each name with the
 /// written form the process-wide ``EncodedKeyCache`` keeps for it, from a
 /// snapshot of the cache taken when the call begins, and the snake_case
 /// conversions the cache does not keep.
@@ -32,7 +33,7 @@ struct MemberNaming {
   /// entry keeps the key it was made for.
   private var snakeCaseKeys: [String: (key: String, converted: String)] = [:]
 
-  init(keyStrategy: JKEncoder.KeyEncodingStrategy) {
+  init(keyStrategy: JSONEncoder.KeyEncodingStrategy) {
     switch keyStrategy {
     case .useDefaultKeys:
       keepsAllKeys = false
@@ -66,6 +67,15 @@ struct MemberNaming {
       return MemberName(convertsToSnakeCase ? entry.pointee.name : string, cached: entry)
     }
     return uncachedName(of: key, string)
+  }
+
+  /// The entry of the key whose string is `string`, if the snapshot of the
+  /// cache holds it; nothing is added. Its name is the written one.
+  /// (Mutating only so that a class holding the naming reaches it in place,
+  /// rather than copying it and retaining its tables, on every member.)
+  @inline(__always)
+  mutating func cachedEntry(ofKey string: String) -> UnsafeMutablePointer<EncodedKeyCache.Entry>? {
+    keyTable.find(EncodedKeyCache.bits(string))
   }
 
   /// ``name(of:)`` for a key of a plain-data type not in the snapshot of
