@@ -173,12 +173,10 @@ public final class JKCBORDecoder: LockedOptions, @unchecked Sendable {
       DecodingContext.shared.give(context)
       throw Self.invalidCBOR(error)
     }
-    var session = DecodingSession(
-      owner: context, input: buffer, options: options.decoding,
+    var session = context.session(
+      for: Tape(context: context.scan, input: buffer), options: options.decoding,
       sharedValues: context.scan.state.sharedRoots.isEmpty ? nil : CBORSharedValues())
-    defer {
-      if DecodingSession.endDecode(&session) { session.giveBack(to: DecodingContext.shared) }
-    }
+    defer { DecodingSession.endCall(&session, pool: DecodingContext.shared) }
     do {
       let value = try session.unwrap(type, at: 0, path: [])
       return session.needsSharedCopies ? nil : value

@@ -18,13 +18,55 @@ final class DecodingContext: PooledContext, @unchecked Sendable {
   /// decoder made for one call finds warm buffers, key caches and tables.
   static let shared = ContextPool<DecodingContext>(limit: 4)
 
+  /// The session of the last `decode` call with this context, free, kept
+  /// for the next call (``DecodingSession/endCall(_:pool:)``), so that a
+  /// call on a small document does not make a session, its lookups and its
+  /// keyed containers again; nil while the context is in use. It holds the
+  /// context, and the context's makers hold its spare containers, which
+  /// hold it: ``retire()`` lets go of both when the pool drops the context.
+  private var keptSession: DecodingSession?
+
   init() {}
+
+  /// A session over `document`, just scanned into this context, decoded
+  /// with `options`: the kept session restarted when it can serve them,
+  /// otherwise a new one. `sharedValues` decodes the document's shared
+  /// values, if it has some; `recordRoots` are the roots of a batch of
+  /// records on one tape.
+  func session(
+    for document: Tape, options: DecodingOptions, recordRoots: [Int] = [],
+    sharedValues: (any SharedValueDecoding)? = nil
+  ) -> DecodingSession {
+    if let kept = keptSession.take() {
+      if kept.canRestart(with: options) {
+        kept.restart(
+          document, recordRoots: recordRoots, options: options, sharedValues: sharedValues)
+        return kept
+      }
+      kept.dropSpareContainers()
+    }
+    return DecodingSession(
+      owner: self, document: document, recordRoots: recordRoots, options: options,
+      sharedValues: sharedValues)
+  }
+
+  /// Keeps `session`, free, for the next call (see ``keptSession``).
+  func keep(_ session: DecodingSession) {
+    keptSession = session
+  }
 
   func readyForReuse() {
     scan.readyForReuse()
     if scan.state.keyGeneration != tablesGeneration {
+      // The kept session's lookups name the keys of the emptied cache.
+      retire()
       keyTables = KeyedDecodingTables()
       tablesGeneration = scan.state.keyGeneration
     }
+  }
+
+  func retire() {
+    keptSession?.dropSpareContainers()
+    keptSession = nil
   }
 }

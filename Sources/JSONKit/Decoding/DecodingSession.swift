@@ -22,8 +22,13 @@ final class DecodingSession {
   private let keyTables: KeyedDecodingTables
   /// The shapes of the types decoded with this session's scan context.
   private let typeShapes: TypeShapes
-  let options: DecodingOptions
-  let userInfo: [CodingUserInfoKey: Any]
+  @exclusivity(unchecked) private(set) var options: DecodingOptions
+  @exclusivity(unchecked) private(set) var userInfo: [CodingUserInfoKey: Any]
+  /// How the key strategy the session was made with names keys, when it
+  /// has no closure: what a later call's strategy must be for the session
+  /// to serve it (see ``restart(_:recordRoots:options:sharedValues:)``); nil for
+  /// `.custom`, whose session is never kept.
+  private let keyNaming: KeyIDNames.Naming?
   /// The scan context the tape lives in; kept alive as long as the session.
   let context: ScanContext
   /// What `context` is pooled in, with the key tables made from its keys.
@@ -51,20 +56,18 @@ final class DecodingSession {
   @exclusivity(unchecked) var needsSharedCopies = false
 
   /// A session over the document just scanned into `owner`'s scan context
-  /// from `input`, whose shared values, if it has any, `sharedValues`
-  /// decodes.
-  convenience init(
-    owner: DecodingContext, input: UnsafeRawBufferPointer, options: DecodingOptions,
-    sharedValues: (any SharedValueDecoding)? = nil
-  ) {
+  /// from `input`.
+  convenience init(owner: DecodingContext, input: UnsafeRawBufferPointer, options: DecodingOptions)
+  {
     self.init(owner: owner, document: Tape(context: owner.scan, input: input), options: options)
-    self.sharedValues = sharedValues
   }
 
   /// A session over `document`, on the tape of `owner`'s scan context: one
-  /// document, or a batch of records whose roots are `recordRoots`.
+  /// document, or a batch of records whose roots are `recordRoots`; when
+  /// the document has shared values, `sharedValues` decodes them.
   init(
-    owner: DecodingContext, document: Tape, recordRoots: [Int] = [], options: DecodingOptions
+    owner: DecodingContext, document: Tape, recordRoots: [Int] = [], options: DecodingOptions,
+    sharedValues: (any SharedValueDecoding)? = nil
   ) {
     self.owner = owner
     let context = owner.scan
@@ -73,7 +76,8 @@ final class DecodingSession {
     absentIndex = tape.count
     entries = tape.entries
     self.options = options
-    userInfo = options.userInfo.isEmpty ? [:] : options.userInfo.mapValues { $0 as Any }
+    userInfo = Self.userInfo(of: options)
+    keyNaming = Self.keyNaming(of: options.keyDecodingStrategy)
     unknownKeys = Self.unknownKeyCheck(options, count: absentIndex + 1)
     keyTables = owner.keyTables
     typeShapes = keyTables.typeShapes
@@ -85,6 +89,7 @@ final class DecodingSession {
     if !recordRoots.isEmpty { codingPaths.beginDocument(tape: tape, recordRoots: recordRoots) }
     keyedObjects = keyTables.spareKeyedObjects
     keyTables.spareKeyedObjects = []
+    self.sharedValues = sharedValues
   }
 
   /// Readies the session for the next document scanned into its context
@@ -106,6 +111,70 @@ final class DecodingSession {
     // each set again when its container is given out.
     keyedObjects.removeSubrange(Swift.min(spareStatesEnd, keyedObjects.count)...)
     keepsSpareContainers = true
+  }
+
+  /// Readies this session, which its context kept when the `decode` call
+  /// before ended (``endCall(_:pool:)``), for a new call: `document` decoded
+  /// with `options`, which ``canRestart(with:)`` accepts (the roots of a
+  /// batch's records being `recordRoots`), and with `sharedValues` decoding
+  /// the document's shared values, if it has some.
+  func restart(
+    _ document: Tape, recordRoots: [Int] = [], options: DecodingOptions,
+    sharedValues: (any SharedValueDecoding)?
+  ) {
+    self.options = options
+    userInfo = Self.userInfo(of: options)
+    documentRoot = 0
+    documentStart = 0
+    beginDocument(document, recordRoots: recordRoots)
+    self.sharedValues = sharedValues
+  }
+
+  /// Whether the session can be restarted for a call with `other`: the
+  /// lookups and paths it made keep the names of its key strategy.
+  func canRestart(with other: DecodingOptions) -> Bool {
+    keyNaming != nil && keyNaming == Self.keyNaming(of: other.keyDecodingStrategy)
+  }
+
+  /// The `userInfo` of a call with `options`, as coders read it.
+  private static func userInfo(of options: DecodingOptions) -> [CodingUserInfoKey: Any] {
+    options.userInfo.isEmpty ? [:] : options.userInfo.mapValues { $0 as Any }
+  }
+
+  /// How `strategy` names keys, or nil for `.custom`.
+  private static func keyNaming(of strategy: JSONDecoder.KeyDecodingStrategy)
+    -> KeyIDNames.Naming?
+  {
+    switch strategy {
+    case .useDefaultKeys: return .asWritten
+    case .convertFromSnakeCase: return .fromSnakeCase
+    default: return nil
+    }
+  }
+
+  /// The most states of keyed containers a session kept between calls may
+  /// hold room for: a document that needed more gives its room back.
+  private static let keptStatesLimit = 256
+
+  /// Ends a `decode` call of a single document (see ``endRecord(_:)``):
+  /// when the session is free, it stays with its context, its spare
+  /// containers with it, for the context's next call, and the context goes
+  /// back to `pool`. A session of a `.custom` key strategy, or one that grew
+  /// room for many containers, lets its context go without it. Nothing of
+  /// the caller's (`userInfo`, strategies, shared values) is kept.
+  static func endCall(_ session: inout DecodingSession, pool: ContextPool<DecodingContext>) {
+    guard endRecord(&session) else { return }
+    guard session.keyNaming != nil, session.keyedObjects.capacity <= keptStatesLimit else {
+      session.giveBack(to: pool)
+      return
+    }
+    session.options = DecodingOptions()
+    session.userInfo = [:]
+    session.sharedValues = nil
+    session.unknownKeys = nil
+    session.codingPaths.beginDocument(tape: session.tape)
+    session.owner.keep(session)
+    pool.give(session.owner)
   }
 
   /// The states in ``keyedObjects`` below this are read by the spare

@@ -315,10 +315,9 @@ public final class JKDecoder: LockedOptions, @unchecked Sendable {
       contexts.give(context)
       throw error
     }
-    var session = DecodingSession(owner: context, input: bytes, options: options.decoding)
-    defer {
-      if DecodingSession.endDecode(&session) { session.giveBack(to: contexts) }
-    }
+    var session = context.session(
+      for: Tape(context: context.scan, input: bytes), options: options.decoding)
+    defer { DecodingSession.endCall(&session, pool: contexts) }
     return try session.decodeDocument(text, body)
   }
 

@@ -144,8 +144,7 @@ final class RecordDecoder {
       reused.beginDocument(document, recordRoots: roots)
       current = reused
     } else {
-      current = DecodingSession(
-        owner: context, document: document, recordRoots: roots, options: options.decoding)
+      current = context.session(for: document, options: options.decoding, recordRoots: roots)
     }
     var failure: Failure?
     let regionStart = region.baseAddress.unsafelyUnwrapped

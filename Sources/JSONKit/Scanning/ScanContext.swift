@@ -148,6 +148,13 @@ protocol PooledContext: AnyObject {
   var poolGeneration: Int { get set }
   /// Readies it for its next user, freeing what it should not keep idle.
   func readyForReuse()
+  /// Lets go of what it keeps for its next user and that holds it, when
+  /// its pool drops it.
+  func retire()
+}
+
+extension PooledContext {
+  func retire() {}
 }
 
 /// A small, thread-safe stock of contexts: scan contexts, or what a
@@ -191,17 +198,21 @@ final class ContextPool<Context: PooledContext>: @unchecked Sendable {
   func give(_ context: Context) {
     context.readyForReuse()
     lock.lock()
-    if contexts.count < limit, context.poolGeneration == generation { contexts.append(context) }
+    let kept = contexts.count < limit && context.poolGeneration == generation
+    if kept { contexts.append(context) }
     lock.unlock()
+    if !kept { context.retire() }
   }
 
   /// Drops every idle context, and with them their key caches; contexts in
   /// use are dropped when given back.
   func removeAll() {
     lock.lock()
+    let dropped = contexts
     contexts.removeAll()
     generation &+= 1
     lock.unlock()
+    for context in dropped { context.retire() }
   }
 }
 
