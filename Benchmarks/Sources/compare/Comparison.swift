@@ -39,6 +39,7 @@ struct Comparison {
     try cborOptionsSection()
     try encodeSection()
     try typesSection()
+    try smallDocumentsSection()
     try tapeSection()
     try validateSection()
     try memorySection()

@@ -1,0 +1,98 @@
+import BenchmarkSupport
+import Foundation
+import JSONKit
+import JSONKitCorpus
+
+extension Comparison {
+  /// Documents of a few hundred bytes to a few kilobytes, one per call, as a server
+  /// decodes request bodies: 1,000 different documents of one model, each decoded by a
+  /// fresh `JSONDecoder`, a fresh `JKDecoder` and one reused `JKDecoder`, through the
+  /// generic function, interleaved. Rows `small-decode/<sample>`; times are per document.
+  func smallDocumentsSection() throws {
+    var table = MarkdownTable(
+      "one document of", "bytes (mean)", "Foundation fresh", "JSONKit fresh generic",
+      "JSONKit reused generic", "least ×", "fresh ÷ reused", "spread")
+    let samples: [(String, () throws -> SmallDocuments)] = [
+      ("record", { SmallDocuments.records() }),
+      ("order", { try SmallDocuments(Orders.sample(count: 1_000)) }),
+      ("github-event", { try SmallDocuments(GitHubEvents.sample(in: BenchmarkData.directory)) }),
+    ]
+    for (name, make) in samples where options.includes("small-decode/\(name)") {
+      progress("small-decode/\(name)")
+      let documents = try make()
+      let timings = try Contender.timings(
+        [
+          Contender(name: "Foundation fresh") { try documents.decodeFoundationFresh() },
+          Contender(name: "fresh") { try documents.decodeJSONKitFresh() },
+          Contender(name: "reused") { try documents.decodeJSONKitReused() },
+        ], rounds: options.rounds, batchSeconds: options.batchSeconds
+      ).map { Timing($0.samples.map { $0 / Double(documents.count) }) }
+      table.append(
+        [name, "\(documents.bytes / documents.count)"]
+          + ratioCells(
+            timings, bytes: documents.bytes / documents.count, names: ["fresh", "reused"]))
+    }
+    guard !table.rows.isEmpty else { return }
+    print(
+      "### Small documents, one per call (median time per document · MB/s · × = "
+        + "JSONDecoder's time ÷ JSONKit's; 1,000 different documents of each model, "
+        + "coders made with the sample's strategies, all through the generic function)\n")
+    table.print()
+  }
+}
+
+/// Documents of one model, each its own JSON, and the calls that decode them all,
+/// one call each.
+struct SmallDocuments {
+  let count: Int
+  /// The bytes of all the documents.
+  let bytes: Int
+  let decodeFoundationFresh: () throws -> Void
+  let decodeJSONKitFresh: () throws -> Void
+  let decodeJSONKitReused: () throws -> Void
+
+  /// The elements of `sample`'s array, each written alone by `JSONEncoder` with the
+  /// sample's strategies (at most 1,000 of them).
+  init<Element: Codable>(_ sample: CodableSample<[Element]>) throws {
+    let encoder = JSONEncoder()
+    sample.strategies.configure(encoder)
+    let documents = try sample.value.prefix(1_000).map { try encoder.encode($0) }
+    self.init(documents, as: Element.self, strategies: sample.strategies)
+  }
+
+  /// 1,000 of the streams' small records (about 120 bytes each).
+  static func records() -> SmallDocuments {
+    let lines = Data(SmallRecords.sample(count: 1_000).lines)
+    return SmallDocuments(
+      lines.split(separator: 0x0A).map { Data($0) }, as: SmallRecords.Record.self,
+      strategies: .iso8601)
+  }
+
+  private init<Element: Decodable>(
+    _ documents: [Data], as type: Element.Type, strategies: CodingStrategies
+  ) {
+    count = documents.count
+    bytes = documents.reduce(0) { $0 + $1.count }
+    func foundationDecoder() -> JSONDecoder {
+      let decoder = JSONDecoder()
+      strategies.configure(decoder)
+      return decoder
+    }
+    func jsonKitDecoder() -> JKDecoder {
+      let decoder = JKDecoder()
+      decoder.keyDecodingStrategy = strategies.keyDecoding
+      decoder.dateDecodingStrategy = strategies.dateDecoding
+      return decoder
+    }
+    let reused = jsonKitDecoder()
+    decodeFoundationFresh = {
+      for document in documents { consume(try decode(type, document, with: foundationDecoder())) }
+    }
+    decodeJSONKitFresh = {
+      for document in documents { consume(try decode(type, document, with: jsonKitDecoder())) }
+    }
+    decodeJSONKitReused = {
+      for document in documents { consume(try decode(type, document, with: reused)) }
+    }
+  }
+}
