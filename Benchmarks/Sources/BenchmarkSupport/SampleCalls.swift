@@ -42,17 +42,8 @@ public struct SampleCalls {
   public init<Value>(_ sample: CodableSample<Value>) {
     let strategies = sample.strategies
     let value = sample.value
-    func foundationDecoder() -> JSONDecoder {
-      let decoder = JSONDecoder()
-      strategies.configure(decoder)
-      return decoder
-    }
-    func jsonKitDecoder() -> JKDecoder {
-      let decoder = JKDecoder()
-      decoder.keyDecodingStrategy = strategies.keyDecoding
-      decoder.dateDecodingStrategy = strategies.dateDecoding
-      return decoder
-    }
+    func foundationDecoder() -> JSONDecoder { strategies.foundationDecoder() }
+    func jsonKitDecoder() -> JKDecoder { strategies.jsonKitDecoder() }
     func foundationEncoder() -> JSONEncoder {
       let encoder = JSONEncoder()
       strategies.configure(encoder)
@@ -121,5 +112,22 @@ public struct SampleCalls {
   /// The calls for `github_events.json` and ``GitHubEvents``.
   public static func githubEvents() throws -> SampleCalls {
     SampleCalls(try GitHubEvents.sample(in: BenchmarkData.directory))
+  }
+}
+
+extension CodingStrategies {
+  /// A `JSONDecoder` with these strategies.
+  public func foundationDecoder() -> JSONDecoder {
+    let decoder = JSONDecoder()
+    configure(decoder)
+    return decoder
+  }
+
+  /// A `JKDecoder` with these strategies.
+  public func jsonKitDecoder() -> JKDecoder {
+    let decoder = JKDecoder()
+    decoder.keyDecodingStrategy = keyDecoding
+    decoder.dateDecodingStrategy = dateDecoding
+    return decoder
   }
 }

@@ -73,17 +73,8 @@ struct SmallDocuments {
   ) {
     count = documents.count
     bytes = documents.reduce(0) { $0 + $1.count }
-    func foundationDecoder() -> JSONDecoder {
-      let decoder = JSONDecoder()
-      strategies.configure(decoder)
-      return decoder
-    }
-    func jsonKitDecoder() -> JKDecoder {
-      let decoder = JKDecoder()
-      decoder.keyDecodingStrategy = strategies.keyDecoding
-      decoder.dateDecodingStrategy = strategies.dateDecoding
-      return decoder
-    }
+    let foundationDecoder = strategies.foundationDecoder
+    let jsonKitDecoder = strategies.jsonKitDecoder
     let reused = jsonKitDecoder()
     decodeFoundationFresh = {
       for document in documents { consume(try decode(type, document, with: foundationDecoder())) }
