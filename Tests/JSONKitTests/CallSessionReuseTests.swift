@@ -25,28 +25,56 @@ struct CallSessionReuseTests {
 
   @Test("Nothing a call was given is kept once it returns: userInfo, strategies' closures")
   func nothingOfTheCallIsKept() throws {
-    weak var inUserInfo: Marker?
-    weak var inStrategy: Marker?
-    do {
-      let userMarker = Marker()
-      let strategyMarker = Marker()
-      inUserInfo = userMarker
-      inStrategy = strategyMarker
+    let item = Item(id: 1, when: Date(timeIntervalSince1970: 5))
+    let json = Data(#"{"id":1,"when":5}"#.utf8)
+    let userInfoLetGo = try isLetGo { marker in
       let decoder = JKDecoder()
-      decoder.userInfo[Self.markerKey] = userMarker
-      decoder.dateDecodingStrategy = .custom { decoder in
-        withExtendedLifetime(strategyMarker) {}
-        return Date(timeIntervalSince1970: try decoder.singleValueContainer().decode(Double.self))
-      }
-      let item = try decoder.decode(Item.self, from: Data(#"{"id":1,"when":5}"#.utf8))
-      #expect(item.when == Date(timeIntervalSince1970: 5))
-      let cbor = JKCBORDecoder()
-      cbor.userInfo[Self.markerKey] = userMarker
-      let bytes = try JKCBOREncoder().encode(item)
-      #expect(try cbor.decode(Item.self, from: bytes) == item)
+      decoder.userInfo[Self.markerKey] = marker
+      let decoded = try decoder.decode(Item.self, from: json)
+      #expect(decoded.id == 1)
     }
-    #expect(inUserInfo == nil)
-    #expect(inStrategy == nil)
+    #expect(userInfoLetGo)
+    let dateClosureLetGo = try isLetGo { marker in
+      let decoder = JKDecoder()
+      decoder.dateDecodingStrategy = .custom { decoder in
+        withExtendedLifetime(marker) {}
+        return Date(
+          timeIntervalSince1970: try decoder.singleValueContainer().decode(Double.self))
+      }
+      let decoded = try decoder.decode(Item.self, from: json)
+      #expect(decoded == item)
+    }
+    #expect(dateClosureLetGo)
+    let dataClosureLetGo = try isLetGo { marker in
+      let decoder = JKDecoder()
+      decoder.dataDecodingStrategy = .custom { decoder in
+        withExtendedLifetime(marker) {}
+        return Data(try decoder.singleValueContainer().decode(String.self).utf8)
+      }
+      let decoded = try decoder.decode([Data].self, from: Data(#"["ab"]"#.utf8))
+      #expect(decoded == [Data("ab".utf8)])
+    }
+    #expect(dataClosureLetGo)
+    let cbor = try JKCBOREncoder().encode(item)
+    let cborUserInfoLetGo = try isLetGo { marker in
+      let decoder = JKCBORDecoder()
+      decoder.userInfo[Self.markerKey] = marker
+      let decoded = try decoder.decode(Item.self, from: cbor)
+      #expect(decoded == item)
+    }
+    #expect(cborUserInfoLetGo)
+  }
+
+  /// Whether the marker that `call` is given is freed as soon as the call
+  /// returns, before any other decode.
+  private func isLetGo(_ call: (Marker) throws -> Void) throws -> Bool {
+    weak var weakMarker: Marker?
+    try {
+      let marker = Marker()
+      weakMarker = marker
+      try call(marker)
+    }()
+    return weakMarker == nil
   }
 
   @Test("Calls with other key strategies, one after another, each read as JSONDecoder does")

@@ -77,7 +77,7 @@ public final class JKCBORDecoder: LockedOptions, @unchecked Sendable {
   /// Guards ``storedOptions``.
   let optionsLock = NSLock()
   /// The settings, read whole at the start of each call.
-  var storedOptions = Options()
+  @exclusivity(unchecked) var storedOptions = Options()
 
   /// Creates a decoder with strict reading and the default limits.
   public init() {}

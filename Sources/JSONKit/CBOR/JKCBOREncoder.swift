@@ -92,7 +92,7 @@ public final class JKCBOREncoder: LockedOptions, @unchecked Sendable {
   /// Guards ``storedOptions``.
   let optionsLock = NSLock()
   /// The settings, read whole at the start of each call.
-  var storedOptions = Settings()
+  @exclusivity(unchecked) var storedOptions = Settings()
 
   /// One setting, read or changed under the lock.
   private subscript<Value>(setting path: WritableKeyPath<Settings, Value>) -> Value {

@@ -12,7 +12,9 @@ protocol LockedOptions: AnyObject {
   associatedtype Settings
   /// The lock that guards ``storedOptions``.
   var optionsLock: NSLock { get }
-  /// The settings; read and changed only through ``withOptions(_:)``.
+  /// The settings; read and changed only through ``withOptions(_:)``, whose
+  /// lock keeps every access exclusive (the coders mark the property
+  /// `@exclusivity(unchecked)`, so the runtime does not check it again).
   var storedOptions: Settings { get set }
   /// A coder with the default settings.
   init()

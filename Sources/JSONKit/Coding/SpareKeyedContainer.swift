@@ -25,7 +25,12 @@
 ///
 /// A session's makers outlive it or belong to it, and a spare container
 /// holds its session: the session has every maker let go of its spare when
-/// its `decode` or `encode` call ends (``CodingKeyTypes/dropSpareContainers()``).
+/// its `decode` or `encode` call ends (``CodingKeyTypes/dropSpareContainers()``),
+/// unless it is free and stays, spares and all, with its scan context for
+/// the context's next call or record (``DecodingSession/endCall(_:pool:)``,
+/// ``DecodingSession/endRecord(_:)``): then the spares go when the session
+/// does, and a new session over the context is made only once they have
+/// gone, since a free spare is given out to whichever session asks.
 class SpareKeyedContainer {
   /// The box of the container last made, or nil.
   fileprivate let spare: UnsafeMutablePointer<AnyObject?>

@@ -17,3 +17,21 @@ struct DecodingOptions: Sendable {
   /// `Data` is a byte string, and places have no lines.
   var binaryTape = false
 }
+
+extension DecodingOptions {
+  /// Whether these options hold anything of the caller's that a session
+  /// kept past its call must let go of: `userInfo` values, or a strategy's
+  /// closure or formatter. A key strategy's closure is not asked about: a
+  /// session made with one is not kept.
+  var holdsCallersReferences: Bool {
+    if !userInfo.isEmpty { return true }
+    switch dateDecodingStrategy {
+    case .deferredToDate, .secondsSince1970, .millisecondsSince1970, .iso8601: break
+    default: return true
+    }
+    switch dataDecodingStrategy {
+    case .base64, .deferredToData: return false
+    default: return true
+    }
+  }
+}

@@ -168,10 +168,12 @@ final class DecodingSession {
       session.giveBack(to: pool)
       return
     }
-    session.options = DecodingOptions()
-    session.userInfo = [:]
-    session.sharedValues = nil
-    session.unknownKeys = nil
+    if session.options.holdsCallersReferences {
+      session.options = DecodingOptions()
+      session.userInfo = [:]
+    }
+    if session.sharedValues != nil { session.sharedValues = nil }
+    if session.unknownKeys != nil { session.unknownKeys = nil }
     session.codingPaths.beginDocument(tape: session.tape)
     session.owner.keep(session)
     pool.give(session.owner)
@@ -340,13 +342,15 @@ final class DecodingSession {
   @exclusivity(unchecked) var keyedObjects: [KeyedObjectState] = []
 
   /// Whether the makers may keep containers of this session to give out
-  /// again: until its `decode` call ends.
+  /// again: until its `decode` call ends, or, for a session kept for the
+  /// next call or record, until it is dropped.
   @exclusivity(unchecked) private(set) var keepsSpareContainers = true
 
   /// Lets go of the containers the makers keep to give out again (see
   /// ``SpareKeyedContainer``), which hold this session, and keeps none from
-  /// now on: called when a decode ends, before asking whether a decoder
-  /// outlives it (a container kept past it must not make a cycle).
+  /// now on: called when a decode ends without keeping the session, before
+  /// asking whether a decoder outlives it (a container kept past it must not
+  /// make a cycle), and when a kept session is dropped.
   func dropSpareContainers() {
     keepsSpareContainers = false
     keyTables.keyTypes.dropSpareContainers()

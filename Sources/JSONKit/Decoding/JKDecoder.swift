@@ -78,7 +78,7 @@ public final class JKDecoder: LockedOptions, @unchecked Sendable {
   /// Guards ``storedOptions``.
   let optionsLock = NSLock()
   /// The settings, read whole at the start of each call.
-  var storedOptions = Options()
+  @exclusivity(unchecked) var storedOptions = Options()
   /// The scan contexts, with their buffers and key caches: process-wide,
   /// so that what one decoder builds up serves every other.
   private var contexts: ContextPool<DecodingContext> { DecodingContext.shared }

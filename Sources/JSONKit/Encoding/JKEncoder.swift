@@ -57,7 +57,7 @@ public final class JKEncoder: LockedOptions, @unchecked Sendable {
   /// Guards ``storedOptions``.
   let optionsLock = NSLock()
   /// The settings, read whole at the start of each call.
-  var storedOptions = Options()
+  @exclusivity(unchecked) var storedOptions = Options()
 
   /// Creates an encoder with Foundation's defaults.
   public init() {}

@@ -165,13 +165,14 @@ extension PooledContext {
 /// any synchronization. Two threads scanning at once each get their own
 /// context, so the caches never need a lock on the hot path.
 final class ContextPool<Context: PooledContext>: @unchecked Sendable {
-  // Unchecked: `contexts` is only touched with `lock` held.
+  // Unchecked, and without exclusivity checks: `contexts` and `generation`
+  // are only touched with `lock` held.
   private let lock = NSLock()
-  private var contexts: [Context] = []
+  @exclusivity(unchecked) private var contexts: [Context] = []
   /// How many times ``removeAll()`` was called: a context taken before the
   /// last call is dropped when given back, so that it takes no cache made
   /// before the call into the pool.
-  private var generation = 0
+  @exclusivity(unchecked) private var generation = 0
   /// More idle contexts than this are dropped when given back.
   private let limit: Int
 
