@@ -18,6 +18,20 @@ struct CodingKeyTypes {
   private var types = TypeIndex()
   /// Per key type, by number: its maker.
   private var makers: [AnyObject] = []
+  /// The numbers of the makers asked for a container since they last let
+  /// go of their spare (``SpareKeyedContainer/isActive``): the only ones
+  /// that may keep one, so that ending a call costs what the call used,
+  /// not every key type a long-lived table has met.
+  private var active: [Int] = []
+  /// The number of the call (a decode, or a stream's batch) under way,
+  /// which the makers asked for a container note
+  /// (``SpareKeyedContainer/lastCall``).
+  private var call = 0
+  /// How many calls in a row a maker may go unasked before it lets go of
+  /// its spare: enough for the optional members and the few models that
+  /// take turns on one decoder, few enough that ending a call checks only
+  /// what recent calls used.
+  static let idleCalls = 8
 
   /// Beyond this many key types they are forgotten before one more is
   /// added; a program has a bounded number of key types, so this only
@@ -41,10 +55,26 @@ struct CodingKeyTypes {
     let identifier = ObjectIdentifier(key)
     if let index = types.number(of: identifier) {
       // Only a maker for `Key` is ever kept under its identity.
-      return (index, unsafeDowncast(makers[index], to: Maker.self))
+      let maker = unsafeDowncast(makers[index], to: Maker.self)
+      if unsafeDowncast(maker, to: SpareKeyedContainer.self).lastCall != call { note(index) }
+      return (index, maker)
     }
     let maker = newMaker()
-    return (add(identifier, maker), maker)
+    let index = add(identifier, maker)
+    note(index)
+    return (index, maker)
+  }
+
+  /// Notes that the maker at `index` was asked for a container in this
+  /// call, and lists it among the ``active`` ones.
+  @inline(never)
+  private mutating func note(_ index: Int) {
+    let maker = unsafeDowncast(makers[index], to: SpareKeyedContainer.self)
+    maker.lastCall = call
+    if !maker.isActive {
+      maker.isActive = true
+      active.append(index)
+    }
   }
 
   /// Has every maker, each a ``SpareKeyedContainer``, let go of the
@@ -52,20 +82,37 @@ struct CodingKeyTypes {
   ///
   /// Mutating, so that its owner calls it in place rather than on a copy.
   mutating func dropSpareContainers() {
-    for index in makers.indices {
-      unsafeDowncast(makers[index], to: SpareKeyedContainer.self).dropSpare()
+    for index in active {
+      let maker = unsafeDowncast(makers[index], to: SpareKeyedContainer.self)
+      maker.dropSpare()
+      maker.isActive = false
     }
+    active.removeAll(keepingCapacity: true)
+    call &+= 1
   }
 
-  /// The number of spare containers the makers keep, and the state index after
-  /// the highest of theirs, when every one is free and belongs to `owner`
-  /// (see ``SpareKeyedContainer/freeSpare(of:)``); nil otherwise.
+  /// Ends a call whose session may stay for the next one: the makers not
+  /// asked for a container in the last ``idleCalls`` calls let go of their
+  /// spare and leave the list of active ones, so that what a call costs to
+  /// end follows what recent calls used. Then the number of spare containers the makers keep, and the
+  /// state index after the highest of theirs, when every one is free and
+  /// belongs to `owner` (see ``SpareKeyedContainer/freeSpare(of:)``); nil
+  /// otherwise.
   ///
   /// Mutating, so that its owner calls it in place rather than on a copy.
   mutating func freeSpares(of owner: ObjectIdentifier) -> (count: Int, statesEnd: Int)? {
+    let ended = call
+    call &+= 1
+    active.removeAll { index in
+      let maker = unsafeDowncast(makers[index], to: SpareKeyedContainer.self)
+      guard ended &- maker.lastCall >= Self.idleCalls else { return false }
+      maker.dropSpare()
+      maker.isActive = false
+      return true
+    }
     var count = 0
     var statesEnd = 0
-    for index in makers.indices {
+    for index in active {
       guard
         let index = unsafeDowncast(makers[index], to: SpareKeyedContainer.self).freeSpare(
           of: owner)

@@ -44,6 +44,13 @@ class SpareKeyedContainer {
   /// keeping one costs a look-up of the container type's metadata, which
   /// a key type met once in a document would pay for nothing.
   @exclusivity(unchecked) fileprivate var hasMadeOne = false
+  /// Whether ``CodingKeyTypes`` lists this maker as asked for a container
+  /// since it last let go of its spare: only such a maker may hold a spare,
+  /// or count one made.
+  @exclusivity(unchecked) var isActive = false
+  /// The number of the last call (``CodingKeyTypes``) that asked it for a
+  /// container.
+  @exclusivity(unchecked) var lastCall = -1
 
   init() {
     spare = .allocate(capacity: 1)
