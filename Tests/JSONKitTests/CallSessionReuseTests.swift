@@ -188,4 +188,52 @@ struct CallSessionReuseTests {
       #expect(throws: DecodingError.self) { try JKDecoder().decode(Order.self, from: cbor) }
     }
   }
+
+  /// A tree whose nodes share one key type, so that a document holds many
+  /// containers of it and its maker keeps a spare.
+  private final class Node: Decodable {
+    let name: String
+    let children: [Node]
+  }
+
+  /// Keeps the container of its object, to read `note` only when asked.
+  private struct KeepsContainer: Decodable {
+    let container: KeyedDecodingContainer<CodingKeys>
+
+    enum CodingKeys: String, CodingKey { case note }
+
+    init(from decoder: any Decoder) throws {
+      container = try decoder.container(keyedBy: CodingKeys.self)
+    }
+
+    func note() throws -> String { try container.decode(String.self, forKey: .note) }
+  }
+
+  @Test("Models that take turns, and one back after many calls, read their own documents")
+  func modelsTakingTurns() throws {
+    let tree = Data(
+      #"{"name":"a","children":[{"name":"b","children":[]},{"name":"c","children":[]}]}"#.utf8)
+    let order = Data(#"{"items":[{"id":1},{"id":2,"userName":"u"}],"note":"n"}"#.utf8)
+    func checkTree() throws {
+      let root = try JKDecoder().decode(Node.self, from: tree)
+      #expect(root.name == "a")
+      #expect(root.children.map(\.name) == ["b", "c"])
+    }
+    func checkOrder() throws {
+      let decoded = try JKDecoder().decode(Order.self, from: order)
+      #expect(decoded.items == [Item(id: 1), Item(id: 2, userName: "u")])
+    }
+    var kept: [KeepsContainer] = []
+    for round in 0..<40 {
+      // The tree in the first rounds and then only every 13th, so that its
+      // makers go idle in between.
+      if round < 4 || round % 13 == 0 { try checkTree() }
+      try checkOrder()
+      if round % 7 == 0 {
+        kept.append(
+          try JKDecoder().decode(KeepsContainer.self, from: Data(#"{"note":"\#(round)"}"#.utf8)))
+      }
+    }
+    #expect(try kept.map { try $0.note() } == stride(from: 0, to: 40, by: 7).map { "\($0)" })
+  }
 }
