@@ -12,7 +12,7 @@ final class DecodingContext: PooledContext, @unchecked Sendable {
   private(set) var keyTables = KeyedDecodingTables()
   /// The ``ScanState/keyGeneration`` that `keyTables` were made for.
   private var tablesGeneration = 0
-  var poolGeneration = 0
+  @exclusivity(unchecked) var poolGeneration = 0
 
   /// The pool that every `JKDecoder` and `JKCBORDecoder` share, so that a
   /// decoder made for one call finds warm buffers, key caches and tables.

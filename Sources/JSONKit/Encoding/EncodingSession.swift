@@ -13,13 +13,21 @@ import Foundation
 /// The mutable state lives in memory the session allocates, reached through
 /// pointers: every write is a mutation, and a class's stored properties
 /// would pay a dynamic exclusivity check on each one.
-final class EncodingSession {
-  let options: JKEncoder.Options
-  let userInfo: [CodingUserInfoKey: Any]
+final class EncodingSession: PooledContext {
+  @exclusivity(unchecked) private(set) var options: JKEncoder.Options
+  @exclusivity(unchecked) private(set) var userInfo: [CodingUserInfoKey: Any]
+  /// The streaming state of the call under way; deinitialized between
+  /// calls of a session kept in ``pool`` (see ``isStreaming``).
   private let streaming: UnsafeMutablePointer<StreamingState>
+  /// Whether ``streaming`` holds a state: from ``begin(options:capacity:)``
+  /// (or `init`) to ``readyForReuse()``.
+  @exclusivity(unchecked) private var isStreaming = true
+  /// The memory of the records of the last call's streaming state, for
+  /// the next call's.
+  @exclusivity(unchecked) private var recycled = StreamingState.Storage()
   /// Whether the session names keys by calling the key strategy (a custom
   /// one): streaming names the others, from the process-wide key cache.
-  private let namesKeysByStrategy: Bool
+  @exclusivity(unchecked) private var namesKeysByStrategy: Bool
   /// Set at the hand-over; from then on it receives every write.
   private let handedOver: UnsafeMutablePointer<TreeState?>
   /// The write that makes `encode` throw (see ``Conflict``): the first
@@ -62,20 +70,86 @@ final class EncodingSession {
     self.options = options
     maxDepth = options.maxDepth
     containerDepthLimit = EncodingDepth.effective(options.maxDepth)
-    userInfo = options.userInfo.isEmpty ? [:] : options.userInfo.mapValues { $0 as Any }
+    userInfo = Self.userInfo(of: options)
     conflict = .allocate(capacity: 1)
     conflict.initialize(to: nil)
     streaming = .allocate(capacity: 1)
-    switch options.keyEncodingStrategy {
-    case .useDefaultKeys, .convertToSnakeCase: namesKeysByStrategy = false
-    default: namesKeysByStrategy = true
-    }
+    namesKeysByStrategy = Self.namesKeysByStrategy(options)
     streaming.initialize(
       to: StreamingState(
         options: options.outputFormatting, keyStrategy: options.keyEncodingStrategy,
         maxDepth: maxDepth, capacity: capacity, conflict: conflict))
     handedOver = .allocate(capacity: 1)
     handedOver.initialize(to: nil)
+  }
+
+  /// A session with the default options, for ``pool``, which begins each
+  /// call with ``begin(options:capacity:)``.
+  convenience init() {
+    self.init(options: JKEncoder.Options(), capacity: 16)
+  }
+
+  /// The sessions that `encode` calls take and give back, so that a call
+  /// does not make a session, its states' records and its keyed-container
+  /// makers (with their run-time look-ups) again: one call at a time uses
+  /// a session, and one that a kept encoder or container still holds is
+  /// never given back.
+  static let pool = ContextPool<EncodingSession>(limit: 4)
+
+  @exclusivity(unchecked) var poolGeneration = 0
+
+  /// Readies the session, taken from ``pool``, for a call with `options`
+  /// whose output is expected near `capacity` bytes.
+  func begin(options: JKEncoder.Options, capacity: Int) {
+    if isStreaming { readyForReuse() }
+    self.options = options
+    maxDepth = options.maxDepth
+    containerDepthLimit = EncodingDepth.effective(options.maxDepth)
+    userInfo = Self.userInfo(of: options)
+    namesKeysByStrategy = Self.namesKeysByStrategy(options)
+    var storage = StreamingState.Storage()
+    swap(&storage, &recycled)
+    streaming.initialize(
+      to: StreamingState(
+        options: options.outputFormatting, keyStrategy: options.keyEncodingStrategy,
+        maxDepth: maxDepth, capacity: capacity, conflict: conflict, recycling: storage))
+    isStreaming = true
+    keepsSpareContainers = true
+  }
+
+  /// Ends the call, whose output was taken, for the session to go back to
+  /// ``pool``: nothing of the caller's is kept (options, keys, values in a
+  /// tree), and only the records' memory of a small document.
+  func readyForReuse() {
+    guard isStreaming else { return }
+    recycled = streaming.move().recycledStorage(limit: Self.keptRecords)
+    isStreaming = false
+    handedOver.pointee = nil
+    conflict.pointee = nil
+    options = JKEncoder.Options()
+    userInfo = [:]
+    if keyedContainerObjects.capacity > Self.keptRecords {
+      keyedContainerObjects = []
+    } else {
+      keyedContainerObjects.removeAll(keepingCapacity: true)
+    }
+  }
+
+  /// The most records of each kind whose memory a session keeps between
+  /// calls.
+  private static let keptRecords = 1024
+
+  /// The `userInfo` of a call with `options`, as encoders read it.
+  private static func userInfo(of options: JKEncoder.Options) -> [CodingUserInfoKey: Any] {
+    options.userInfo.isEmpty ? [:] : options.userInfo.mapValues { $0 as Any }
+  }
+
+  /// Whether a call with `options` names keys by calling the key strategy.
+  private static func namesKeysByStrategy(_ options: JKEncoder.Options) -> Bool {
+    switch options.keyEncodingStrategy {
+    case .useDefaultKeys, .convertToSnakeCase: return false
+    default: return true
+    }
   }
 
   /// The makers of keyed containers, one per key type met in this encode
@@ -108,7 +182,7 @@ final class EncodingSession {
   }
 
   deinit {
-    streaming.deinitialize(count: 1)
+    if isStreaming { streaming.deinitialize(count: 1) }
     streaming.deallocate()
     handedOver.deinitialize(count: 1)
     handedOver.deallocate()
@@ -366,13 +440,13 @@ final class EncodingSession {
   // MARK: - Finishing
 
   /// The deepest nesting written: ``JKEncoder/maxDepth``.
-  let maxDepth: Int
+  @exclusivity(unchecked) private(set) var maxDepth: Int
 
   /// The deepest container a value's `encode(to:)` is called in:
   /// ``maxDepth``, at most ``EncodingDepth/limit``. A `JSONValue`, written
   /// without a call-stack frame per level, may nest as deep as
   /// ``maxDepth``.
-  let containerDepthLimit: Int
+  @exclusivity(unchecked) private(set) var containerDepthLimit: Int
 
   /// The limit named in the depth errors.
   private var depthLimitText: String {

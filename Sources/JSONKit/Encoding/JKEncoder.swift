@@ -211,8 +211,13 @@ public final class JKEncoder: LockedOptions, @unchecked Sendable {
     let options = withOptions { $0 }
     let isPretty = options.outputFormatting.contains(.prettyPrinted)
     let capacity = OutputSizeHints.shared.capacity(for: T.self, isPretty: isPretty)
-    let session = EncodingSession(options: options, capacity: capacity)
-    defer { session.dropSpareContainers() }
+    var session = EncodingSession.pool.take()
+    session.begin(options: options, capacity: capacity)
+    defer {
+      session.dropSpareContainers()
+      // An encoder or container that a value kept holds the session.
+      if isKnownUniquelyReferenced(&session) { EncodingSession.pool.give(session) }
+    }
     do {
       try body(SlotEncoder(session: session, slot: .root))
     } catch {

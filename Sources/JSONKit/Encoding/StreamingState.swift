@@ -83,17 +83,31 @@ struct StreamingState: ~Copyable {
   // type's metadata on each access.
   var unreadableKeyError: EncodingError?
 
+  /// The storage of the records a state keeps, emptied, for the state of
+  /// a later `encode` call (see ``EncodingSession``), so that it does not
+  /// allocate them again.
+  struct Storage {
+    var frames: [Frame] = []
+    var members: [Member] = []
+    var containers: [ContainerRecord] = []
+  }
+
+  /// A state for an `encode` call, its records in `storage`'s memory.
   init(
     options: JKOutputFormatting, keyStrategy: JKEncoder.KeyEncodingStrategy, maxDepth: Int,
-    capacity: Int, conflict: UnsafeMutablePointer<EncodingSession.Conflict?>
+    capacity: Int, conflict: UnsafeMutablePointer<EncodingSession.Conflict?>,
+    recycling storage: consuming Storage = Storage()
   ) {
     writer = ByteWriter(options: options, capacity: capacity)
     self.conflict = conflict
     self.maxDepth = maxDepth
     naming = MemberNaming(keyStrategy: keyStrategy)
-    frames.reserveCapacity(16)
-    members.reserveCapacity(64)
-    containers.reserveCapacity(64)
+    swap(&frames, &storage.frames)
+    swap(&members, &storage.members)
+    swap(&containers, &storage.containers)
+    if frames.capacity == 0 { frames.reserveCapacity(16) }
+    if members.capacity == 0 { members.reserveCapacity(64) }
+    if containers.capacity == 0 { containers.reserveCapacity(64) }
     frames.append(
       Frame(serial: 0, isObject: false, isNested: false, parentSlot: .root, memberBase: 0))
     frames[0].count = 1
@@ -533,6 +547,23 @@ struct StreamingState: ~Copyable {
 
   /// The output, or the text written so far for a hand-over; nothing may
   /// be written afterwards.
+  /// Ends the state, giving the memory of its records back emptied, unless
+  /// a record grew past `limit` entries (a large document's, which is not
+  /// kept idle).
+  consuming func recycledStorage(limit: Int) -> Storage {
+    var storage = Storage()
+    swap(&storage.frames, &frames)
+    swap(&storage.members, &members)
+    swap(&storage.containers, &containers)
+    func empty<Element>(_ records: inout [Element]) {
+      if records.capacity > limit { records = [] } else { records.removeAll(keepingCapacity: true) }
+    }
+    empty(&storage.frames)
+    empty(&storage.members)
+    empty(&storage.containers)
+    return storage
+  }
+
   mutating func takeWriter() -> ByteWriter {
     var output = ByteWriter(options: [], capacity: 16)
     swap(&output, &writer)
