@@ -44,17 +44,8 @@ public struct SampleCalls {
     let value = sample.value
     func foundationDecoder() -> JSONDecoder { strategies.foundationDecoder() }
     func jsonKitDecoder() -> JKDecoder { strategies.jsonKitDecoder() }
-    func foundationEncoder() -> JSONEncoder {
-      let encoder = JSONEncoder()
-      strategies.configure(encoder)
-      return encoder
-    }
-    func jsonKitEncoder() -> JKEncoder {
-      let encoder = JKEncoder()
-      encoder.keyEncodingStrategy = strategies.keyEncoding
-      encoder.dateEncodingStrategy = strategies.dateEncoding
-      return encoder
-    }
+    func foundationEncoder() -> JSONEncoder { strategies.foundationEncoder() }
+    func jsonKitEncoder() -> JKEncoder { strategies.jsonKitEncoder() }
     let reusedFoundationDecoder = foundationDecoder()
     let reusedJSONKitDecoder = jsonKitDecoder()
     let reusedFoundationEncoder = foundationEncoder()
@@ -129,5 +120,20 @@ extension CodingStrategies {
     decoder.keyDecodingStrategy = keyDecoding
     decoder.dateDecodingStrategy = dateDecoding
     return decoder
+  }
+
+  /// A `JSONEncoder` with these strategies.
+  public func foundationEncoder() -> JSONEncoder {
+    let encoder = JSONEncoder()
+    configure(encoder)
+    return encoder
+  }
+
+  /// A `JKEncoder` with these strategies.
+  public func jsonKitEncoder() -> JKEncoder {
+    let encoder = JKEncoder()
+    encoder.keyEncodingStrategy = keyEncoding
+    encoder.dateEncodingStrategy = dateEncoding
+    return encoder
   }
 }

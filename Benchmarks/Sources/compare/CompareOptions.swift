@@ -22,7 +22,7 @@ struct CompareOptions {
     Foundation's JSONDecoder and JSONKit's JKDecoder interleaved in one process, on
     every corpus variant; then encoding, Foundation's value types (dates, UUIDs,
     decimals, data, URLs, generated orders, GitHub events) both ways, small documents
-    one per call, CBOR beside JSON and binary plists, tape building,
+    one per call both ways, CBOR beside JSON and binary plists, tape building,
     the memory of one decode (each in a child process), growth with input size, and
     gzip beside plain JSON. Prints Markdown tables.
 
@@ -31,7 +31,7 @@ struct CompareOptions {
                        '^decode/canada' (names: decode/…, tape/…, memory/…,
                        linear/…, gzip-decode/…, gzip-encode/…, value-parse/…,
                        value-write/…, encode/…, types-decode/…, types-encode/…,
-                       small-decode/…, reject/…, cbor/…, streams/…,
+                       small-decode/…, small-encode/…, reject/…, cbor/…, streams/…,
                        instructions/…)
       --batch-ms MS    how long one contender's batch of calls takes (default 20)
       --instructions   also count the instructions of one decode under callgrind

@@ -13,36 +13,65 @@ extension Comparison {
       "one document of", "bytes (mean)", "Foundation fresh", "JSONKit fresh generic",
       "JSONKit reused generic", "least ×", "fresh ÷ reused", "spread")
     let samples: [(String, () throws -> SmallDocuments)] = [
-      ("record", { SmallDocuments.records() }),
+      ("record", { try SmallDocuments.records() }),
       ("order", { try SmallDocuments(Orders.sample(count: 1_000)) }),
       ("github-event", { try SmallDocuments(GitHubEvents.sample(in: BenchmarkData.directory)) }),
     ]
-    for (name, make) in samples where options.includes("small-decode/\(name)") {
-      progress("small-decode/\(name)")
+    var encodeTable = MarkdownTable(
+      "one value of", "bytes out (mean)", "Foundation fresh", "JSONKit fresh generic",
+      "JSONKit reused generic", "least ×", "fresh ÷ reused", "spread")
+    for (name, make) in samples {
+      let decodes = options.includes("small-decode/\(name)")
+      let encodes = options.includes("small-encode/\(name)")
+      guard decodes || encodes else { continue }
       let documents = try make()
-      let timings = try Contender.timings(
-        [
-          Contender(name: "Foundation fresh") { try documents.decodeFoundationFresh() },
-          Contender(name: "fresh") { try documents.decodeJSONKitFresh() },
-          Contender(name: "reused") { try documents.decodeJSONKitReused() },
-        ], rounds: options.rounds, batchSeconds: options.batchSeconds
-      ).map { Timing($0.samples.map { $0 / Double(documents.count) }) }
-      table.append(
-        [name, "\(documents.bytes / documents.count)"]
-          + ratioCells(
-            timings, bytes: documents.bytes / documents.count, names: ["fresh", "reused"]))
+      let perDocument = documents.bytes / documents.count
+      if decodes {
+        progress("small-decode/\(name)")
+        let timings = try Contender.timings(
+          [
+            Contender(name: "Foundation fresh") { try documents.decodeFoundationFresh() },
+            Contender(name: "fresh") { try documents.decodeJSONKitFresh() },
+            Contender(name: "reused") { try documents.decodeJSONKitReused() },
+          ], rounds: options.rounds, batchSeconds: options.batchSeconds
+        ).map { Timing($0.samples.map { $0 / Double(documents.count) }) }
+        table.append(
+          [name, "\(perDocument)"]
+            + ratioCells(timings, bytes: perDocument, names: ["fresh", "reused"]))
+      }
+      if encodes {
+        progress("small-encode/\(name)")
+        let timings = try Contender.timings(
+          [
+            Contender(name: "Foundation fresh") { try documents.encodeFoundationFresh() },
+            Contender(name: "fresh") { try documents.encodeJSONKitFresh() },
+            Contender(name: "reused") { try documents.encodeJSONKitReused() },
+          ], rounds: options.rounds, batchSeconds: options.batchSeconds
+        ).map { Timing($0.samples.map { $0 / Double(documents.count) }) }
+        encodeTable.append(
+          [name, "\(perDocument)"]
+            + ratioCells(timings, bytes: perDocument, names: ["fresh", "reused"]))
+      }
     }
-    guard !table.rows.isEmpty else { return }
-    print(
-      "### Small documents, one per call (median time per document · MB/s · × = "
-        + "JSONDecoder's time ÷ JSONKit's; 1,000 different documents of each model, "
-        + "coders made with the sample's strategies, all through the generic function)\n")
-    table.print()
+    if !table.rows.isEmpty {
+      print(
+        "### Small documents, one per call (median time per document · MB/s · × = "
+          + "JSONDecoder's time ÷ JSONKit's; 1,000 different documents of each model, "
+          + "coders made with the sample's strategies, all through the generic function)\n")
+      table.print()
+    }
+    if !encodeTable.rows.isEmpty {
+      print(
+        "### Small values, one encode per call (median time per value · MB/s of output · × = "
+          + "JSONEncoder's time ÷ JSONKit's; the same 1,000 values, compact output, coders "
+          + "made with the sample's strategies, all through the generic function)\n")
+      encodeTable.print()
+    }
   }
 }
 
 /// Documents of one model, each its own JSON, and the calls that decode them all,
-/// one call each.
+/// one call each, and that encode the values they hold, one call each.
 struct SmallDocuments {
   let count: Int
   /// The bytes of all the documents.
@@ -50,6 +79,9 @@ struct SmallDocuments {
   let decodeFoundationFresh: () throws -> Void
   let decodeJSONKitFresh: () throws -> Void
   let decodeJSONKitReused: () throws -> Void
+  let encodeFoundationFresh: () throws -> Void
+  let encodeJSONKitFresh: () throws -> Void
+  let encodeJSONKitReused: () throws -> Void
 
   /// The elements of `sample`'s array, each written alone by `JSONEncoder` with the
   /// sample's strategies (at most 1,000 of them).
@@ -57,20 +89,20 @@ struct SmallDocuments {
     let encoder = JSONEncoder()
     sample.strategies.configure(encoder)
     let documents = try sample.value.prefix(1_000).map { try encoder.encode($0) }
-    self.init(documents, as: Element.self, strategies: sample.strategies)
+    try self.init(documents, as: Element.self, strategies: sample.strategies)
   }
 
   /// 1,000 of the streams' small records (about 120 bytes each).
-  static func records() -> SmallDocuments {
+  static func records() throws -> SmallDocuments {
     let lines = Data(SmallRecords.sample(count: 1_000).lines)
-    return SmallDocuments(
+    return try SmallDocuments(
       lines.split(separator: 0x0A).map { Data($0) }, as: SmallRecords.Record.self,
       strategies: .iso8601)
   }
 
-  private init<Element: Decodable>(
+  private init<Element: Codable>(
     _ documents: [Data], as type: Element.Type, strategies: CodingStrategies
-  ) {
+  ) throws {
     count = documents.count
     bytes = documents.reduce(0) { $0 + $1.count }
     let foundationDecoder = strategies.foundationDecoder
@@ -84,6 +116,18 @@ struct SmallDocuments {
     }
     decodeJSONKitReused = {
       for document in documents { consume(try decode(type, document, with: reused)) }
+    }
+    let foundation = strategies.foundationDecoder()
+    let values = try documents.map { try foundation.decode(type, from: $0) }
+    let reusedEncoder = strategies.jsonKitEncoder()
+    encodeFoundationFresh = {
+      for value in values { consume(try encode(value, with: strategies.foundationEncoder())) }
+    }
+    encodeJSONKitFresh = {
+      for value in values { consume(try encode(value, with: strategies.jsonKitEncoder())) }
+    }
+    encodeJSONKitReused = {
+      for value in values { consume(try encode(value, with: reusedEncoder)) }
     }
   }
 }
