@@ -8,8 +8,6 @@ import Testing
 /// leave nothing behind, and nothing the caller passed may be kept.
 @Suite("One session for a decoder's calls")
 struct CallSessionReuseTests {
-  private final class Marker: Sendable {}
-
   private struct Item: Codable, Equatable {
     var id: Int
     var userName: String?
@@ -63,18 +61,6 @@ struct CallSessionReuseTests {
       #expect(decoded == item)
     }
     #expect(cborUserInfoLetGo)
-  }
-
-  /// Whether the marker that `call` is given is freed as soon as the call
-  /// returns, before any other decode.
-  private func isLetGo(_ call: (Marker) throws -> Void) throws -> Bool {
-    weak var weakMarker: Marker?
-    try {
-      let marker = Marker()
-      weakMarker = marker
-      try call(marker)
-    }()
-    return weakMarker == nil
   }
 
   @Test("Calls with other key strategies, one after another, each read as JSONDecoder does")

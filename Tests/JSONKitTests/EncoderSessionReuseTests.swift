@@ -9,8 +9,6 @@ import Testing
 /// may be kept.
 @Suite("One session for an encoder's calls")
 struct EncoderSessionReuseTests {
-  private final class Marker: Sendable {}
-
   private struct Item: Codable, Equatable {
     var id: Int
     var userName: String?
@@ -31,18 +29,6 @@ struct EncoderSessionReuseTests {
       var container = encoder.singleValueContainer()
       try container.encode(encoder.userInfo[markerKey] == nil ? "missing" : "here")
     }
-  }
-
-  /// Whether the marker that `call` is given is freed as soon as the call
-  /// returns, before any other encode.
-  private func isLetGo(_ call: (Marker) throws -> Void) throws -> Bool {
-    weak var weakMarker: Marker?
-    try {
-      let marker = Marker()
-      weakMarker = marker
-      try call(marker)
-    }()
-    return weakMarker == nil
   }
 
   @Test("Nothing a call was given is kept once it returns: userInfo, strategies' closures")

@@ -28,29 +28,19 @@ extension Comparison {
       let perDocument = documents.bytes / documents.count
       if decodes {
         progress("small-decode/\(name)")
-        let timings = try Contender.timings(
-          [
-            Contender(name: "Foundation fresh") { try documents.decodeFoundationFresh() },
-            Contender(name: "fresh") { try documents.decodeJSONKitFresh() },
-            Contender(name: "reused") { try documents.decodeJSONKitReused() },
-          ], rounds: options.rounds, batchSeconds: options.batchSeconds
-        ).map { Timing($0.samples.map { $0 / Double(documents.count) }) }
         table.append(
           [name, "\(perDocument)"]
-            + ratioCells(timings, bytes: perDocument, names: ["fresh", "reused"]))
+            + (try cells(
+              documents.decodeFoundationFresh, documents.decodeJSONKitFresh,
+              documents.decodeJSONKitReused, count: documents.count, bytes: perDocument)))
       }
       if encodes {
         progress("small-encode/\(name)")
-        let timings = try Contender.timings(
-          [
-            Contender(name: "Foundation fresh") { try documents.encodeFoundationFresh() },
-            Contender(name: "fresh") { try documents.encodeJSONKitFresh() },
-            Contender(name: "reused") { try documents.encodeJSONKitReused() },
-          ], rounds: options.rounds, batchSeconds: options.batchSeconds
-        ).map { Timing($0.samples.map { $0 / Double(documents.count) }) }
         encodeTable.append(
           [name, "\(perDocument)"]
-            + ratioCells(timings, bytes: perDocument, names: ["fresh", "reused"]))
+            + (try cells(
+              documents.encodeFoundationFresh, documents.encodeJSONKitFresh,
+              documents.encodeJSONKitReused, count: documents.count, bytes: perDocument)))
       }
     }
     if !table.rows.isEmpty {
@@ -67,6 +57,25 @@ extension Comparison {
           + "made with the sample's strategies, all through the generic function)\n")
       encodeTable.print()
     }
+  }
+}
+
+extension Comparison {
+  /// The cells of a row that times Foundation's `foundation`, JSONKit's `fresh` and
+  /// `reused`, each a run over `count` documents or values, interleaved; times are per
+  /// document, of `bytes` bytes each.
+  fileprivate func cells(
+    _ foundation: @escaping () throws -> Void, _ fresh: @escaping () throws -> Void,
+    _ reused: @escaping () throws -> Void, count: Int, bytes: Int
+  ) throws -> [String] {
+    let timings = try Contender.timings(
+      [
+        Contender(name: "Foundation fresh", run: foundation),
+        Contender(name: "fresh", run: fresh),
+        Contender(name: "reused", run: reused),
+      ], rounds: options.rounds, batchSeconds: options.batchSeconds
+    ).map { Timing($0.samples.map { $0 / Double(count) }) }
+    return ratioCells(timings, bytes: bytes, names: ["fresh", "reused"])
   }
 }
 
