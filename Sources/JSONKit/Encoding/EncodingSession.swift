@@ -152,8 +152,10 @@ final class EncodingSession: PooledContext {
     }
   }
 
-  /// The makers of keyed containers, one per key type met in this encode
-  /// (see ``KeyedEncodingContainerMaker``).
+  /// The makers of keyed containers, one per key type met in this
+  /// session's encodes (see ``KeyedEncodingContainerMaker``): a session
+  /// from ``pool`` keeps them from one call to the next, each without its
+  /// spare container once its call has ended.
   @exclusivity(unchecked) private var keyTypes = CodingKeyTypes()
 
   /// The object each keyed container writes, by the container's slot (see

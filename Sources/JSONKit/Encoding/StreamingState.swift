@@ -545,8 +545,6 @@ struct StreamingState: ~Copyable {
     members.removeAll()
   }
 
-  /// The output, or the text written so far for a hand-over; nothing may
-  /// be written afterwards.
   /// Ends the state, giving the memory of its records back emptied, unless
   /// a record grew past `limit` entries (a large document's, which is not
   /// kept idle).
@@ -564,6 +562,8 @@ struct StreamingState: ~Copyable {
     return storage
   }
 
+  /// The output, or the text written so far for a hand-over; nothing may
+  /// be written afterwards.
   mutating func takeWriter() -> ByteWriter {
     var output = ByteWriter(options: [], capacity: 16)
     swap(&output, &writer)

@@ -72,7 +72,12 @@ extension TreeState {
       else { continue }
       nodes[node].members[nodes[node].memberOfSlot[slot.member]].codingKey = key
     }
-    for slot in streaming.log.superEncoderSlots {
+    // By container and member, so that which conflict is reported does
+    // not depend on the order of a set.
+    let superEncoderSlots = streaming.log.superEncoderSlots.sorted {
+      ($0.container, $0.member) < ($1.container, $1.member)
+    }
+    for slot in superEncoderSlots {
       guard let node = nodeOfContainer[slot.container],
         slot.member < nodes[node].memberOfSlot.count
       else { continue }
