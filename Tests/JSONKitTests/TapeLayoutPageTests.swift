@@ -173,7 +173,8 @@ import Testing
         nameIDs[naming] = names.nameIDs
         sharedNames[naming] = (0..<names.count).map { names.isShared(UInt32($0)) }
       }
-      let session = DecodingSession(owner: owner, input: input, options: DecodingOptions())
+      let session = owner.session(
+        for: Tape(context: context, input: input), options: DecodingOptions())
       return Scan(
         entries: entries, arena: arena, keys: state.keys.strings,
         canonicalIDs: state.keys.canonicalIDs, nameIDs: nameIDs, sharedNames: sharedNames,

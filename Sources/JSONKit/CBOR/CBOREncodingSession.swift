@@ -172,7 +172,7 @@ final class CBOREncodingSession {
     self.settings = settings
     self.sharing = sharing
     self.pathPrefix = pathPrefix
-    userInfo = settings.userInfo.isEmpty ? [:] : settings.userInfo.mapValues { $0 as Any }
+    userInfo = settings.userInfo.asCoderUserInfo
     maxDepth = EncodingDepth.effective(settings.maxDepth)
     keyStrategy = settings.keyEncodingStrategy
     naming = MemberNaming(keyStrategy: settings.keyEncodingStrategy)

@@ -94,10 +94,10 @@ struct CodingKeyTypes {
   /// Ends a call whose session may stay for the next one: the makers not
   /// asked for a container in the last ``idleCalls`` calls let go of their
   /// spare and leave the list of active ones, so that what a call costs to
-  /// end follows what recent calls used. Then the number of spare containers the makers keep, and the
-  /// state index after the highest of theirs, when every one is free and
-  /// belongs to `owner` (see ``SpareKeyedContainer/freeSpare(of:)``); nil
-  /// otherwise.
+  /// end follows what recent calls used. Then the number of spare
+  /// containers the makers keep, and the state index after the highest of
+  /// theirs, when every one is free and belongs to `owner` (see
+  /// ``SpareKeyedContainer/freeSpare(of:)``); nil otherwise.
   ///
   /// Mutating, so that its owner calls it in place rather than on a copy.
   mutating func freeSpares(of owner: ObjectIdentifier) -> (count: Int, statesEnd: Int)? {

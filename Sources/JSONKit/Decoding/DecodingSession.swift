@@ -55,13 +55,6 @@ final class DecodingSession {
   /// is not the value, and the document must be scanned again with copies.
   @exclusivity(unchecked) var needsSharedCopies = false
 
-  /// A session over the document just scanned into `owner`'s scan context
-  /// from `input`.
-  convenience init(owner: DecodingContext, input: UnsafeRawBufferPointer, options: DecodingOptions)
-  {
-    self.init(owner: owner, document: Tape(context: owner.scan, input: input), options: options)
-  }
-
   /// A session over `document`, on the tape of `owner`'s scan context: one
   /// document, or a batch of records whose roots are `recordRoots`; when
   /// the document has shared values, `sharedValues` decodes them.
@@ -76,7 +69,7 @@ final class DecodingSession {
     absentIndex = tape.count
     entries = tape.entries
     self.options = options
-    userInfo = Self.userInfo(of: options)
+    userInfo = options.userInfo.asCoderUserInfo
     keyNaming = Self.keyNaming(of: options.keyDecodingStrategy)
     unknownKeys = Self.unknownKeyCheck(options, count: absentIndex + 1)
     keyTables = owner.keyTables
@@ -123,7 +116,7 @@ final class DecodingSession {
     sharedValues: (any SharedValueDecoding)?
   ) {
     self.options = options
-    userInfo = Self.userInfo(of: options)
+    userInfo = options.userInfo.asCoderUserInfo
     documentRoot = 0
     documentStart = 0
     beginDocument(document, recordRoots: recordRoots)
@@ -134,11 +127,6 @@ final class DecodingSession {
   /// lookups and paths it made keep the names of its key strategy.
   func canRestart(with other: DecodingOptions) -> Bool {
     keyNaming != nil && keyNaming == Self.keyNaming(of: other.keyDecodingStrategy)
-  }
-
-  /// The `userInfo` of a call with `options`, as coders read it.
-  private static func userInfo(of options: DecodingOptions) -> [CodingUserInfoKey: Any] {
-    options.userInfo.isEmpty ? [:] : options.userInfo.mapValues { $0 as Any }
   }
 
   /// How `strategy` names keys, or nil for `.custom`.

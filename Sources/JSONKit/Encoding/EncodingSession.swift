@@ -20,8 +20,8 @@ final class EncodingSession: PooledContext {
   /// calls of a session kept in ``pool`` (see ``isStreaming``).
   private let streaming: UnsafeMutablePointer<StreamingState>
   /// Whether ``streaming`` holds a state: from ``begin(options:capacity:)``
-  /// (or `init`) to ``readyForReuse()``.
-  @exclusivity(unchecked) private var isStreaming = true
+  /// to ``readyForReuse()``.
+  @exclusivity(unchecked) private var isStreaming: Bool
   /// The memory of the records of the last call's streaming state, for
   /// the next call's.
   @exclusivity(unchecked) private var recycled = StreamingState.Storage()
@@ -66,27 +66,20 @@ final class EncodingSession: PooledContext {
     }
   }
 
-  init(options: JKEncoder.Options, capacity: Int) {
-    self.options = options
+  /// A session for ``pool``, which begins each call with
+  /// ``begin(options:capacity:)``.
+  init() {
+    options = JKEncoder.Options()
     maxDepth = options.maxDepth
     containerDepthLimit = EncodingDepth.effective(options.maxDepth)
-    userInfo = Self.userInfo(of: options)
+    userInfo = [:]
+    namesKeysByStrategy = false
+    isStreaming = false
     conflict = .allocate(capacity: 1)
     conflict.initialize(to: nil)
     streaming = .allocate(capacity: 1)
-    namesKeysByStrategy = Self.namesKeysByStrategy(options)
-    streaming.initialize(
-      to: StreamingState(
-        options: options.outputFormatting, keyStrategy: options.keyEncodingStrategy,
-        maxDepth: maxDepth, capacity: capacity, conflict: conflict))
     handedOver = .allocate(capacity: 1)
     handedOver.initialize(to: nil)
-  }
-
-  /// A session with the default options, for ``pool``, which begins each
-  /// call with ``begin(options:capacity:)``.
-  convenience init() {
-    self.init(options: JKEncoder.Options(), capacity: 16)
   }
 
   /// The sessions that `encode` calls take and give back, so that a call
@@ -98,14 +91,14 @@ final class EncodingSession: PooledContext {
 
   @exclusivity(unchecked) var poolGeneration = 0
 
-  /// Readies the session, taken from ``pool``, for a call with `options`
-  /// whose output is expected near `capacity` bytes.
+  /// Readies the session, taken from ``pool`` (new, or readied for reuse
+  /// when given back), for a call with `options` whose output is expected
+  /// near `capacity` bytes.
   func begin(options: JKEncoder.Options, capacity: Int) {
-    if isStreaming { readyForReuse() }
     self.options = options
     maxDepth = options.maxDepth
     containerDepthLimit = EncodingDepth.effective(options.maxDepth)
-    userInfo = Self.userInfo(of: options)
+    userInfo = options.userInfo.asCoderUserInfo
     namesKeysByStrategy = Self.namesKeysByStrategy(options)
     var storage = StreamingState.Storage()
     swap(&storage, &recycled)
@@ -138,11 +131,6 @@ final class EncodingSession: PooledContext {
   /// The most records of each kind whose memory a session keeps between
   /// calls.
   private static let keptRecords = 1024
-
-  /// The `userInfo` of a call with `options`, as encoders read it.
-  private static func userInfo(of options: JKEncoder.Options) -> [CodingUserInfoKey: Any] {
-    options.userInfo.isEmpty ? [:] : options.userInfo.mapValues { $0 as Any }
-  }
 
   /// Whether a call with `options` names keys by calling the key strategy.
   private static func namesKeysByStrategy(_ options: JKEncoder.Options) -> Bool {

@@ -96,7 +96,7 @@ struct StreamingState: ~Copyable {
   init(
     options: JKOutputFormatting, keyStrategy: JKEncoder.KeyEncodingStrategy, maxDepth: Int,
     capacity: Int, conflict: UnsafeMutablePointer<EncodingSession.Conflict?>,
-    recycling storage: consuming Storage = Storage()
+    recycling storage: consuming Storage
   ) {
     writer = ByteWriter(options: options, capacity: capacity)
     self.conflict = conflict
