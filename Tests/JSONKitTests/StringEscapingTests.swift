@@ -38,11 +38,14 @@ struct StringEscapingTests {
     }
   }
 
-  /// An escape at every offset of strings around the 8-byte word size, so
-  /// that the word-at-a-time search is checked at each lane and in the tail.
+  /// An escape at every offset of strings up to two 16-byte blocks and a
+  /// word long, so that the vector search, the word-at-a-time search and
+  /// the tail are each checked at every lane.
   @Test func escapesAtEveryOffsetMatchJSONEncoder() throws {
-    let specials: [Character] = ["\"", "\\", "/", "\n", "\u{1}", "\u{1F}", "é", "\u{7F}", " ", "~"]
-    for length in 1...20 {
+    let specials: [Character] = [
+      "\"", "\\", "/", "\n", "\u{1}", "\u{1F}", "é", "\u{7F}", " ", "~", "\u{F8FF}", "😀",
+    ]
+    for length in 1...41 {
       for offset in 0..<length {
         for special in specials {
           var characters = Array(repeating: Character("a"), count: length)
@@ -138,6 +141,58 @@ struct StringEscapingTests {
               escapingSlashes: slashes, escapingNonASCII: nonASCII)
           }
           #expect(found == expected, "\(bytes) from \(from)")
+        }
+      }
+    }
+  }
+
+  /// A scalar JSONKit's reader rejects is found at every offset of strings
+  /// up to two 16-byte blocks and a word long, by each search.
+  @Test func unreadableScalarsAreFoundAtEveryOffset() {
+    let unreadable: [Unicode.Scalar] = [0, 0xFDD0, 0xFFFF, 0x10_FFFE].map { Unicode.Scalar($0)! }
+    for length in 1...41 {
+      for offset in 0..<length {
+        for scalar in unreadable {
+          var scalars = Array(repeating: Unicode.Scalar(UInt8(ascii: "a")), count: length)
+          scalars[offset] = scalar
+          var string = ""
+          string.unicodeScalars.append(contentsOf: scalars)
+          #expect(throws: EncodingError.self, "\(length) \(offset) \(scalar.value)") {
+            try JKEncoder().encode([string])
+          }
+        }
+      }
+    }
+  }
+
+  /// The sixteen-byte search (`ByteWriter.firstEscapeLane`) against a
+  /// byte-by-byte one, on random blocks where every lane and every kind of
+  /// match occurs, and on blocks with no match.
+  @Test func vectorSearchAgreesWithByteSearch() {
+    var random = SplitMix64(seed: 16)
+    let interesting: [UInt8] = [
+      0x00, 0x1F, 0x20, 0x21, 0x22, 0x2E, 0x2F, 0x30, 0x5B, 0x5C, 0x5D, 0x7F, 0x80, 0xBF, 0xEE,
+      0xEF, 0xF0, 0xF4, 0xFF,
+    ]
+    for round in 0..<20_000 {
+      // One block in four is plain, the rest hold interesting bytes.
+      let odds = round % 4 == 0 ? 0 : Int.random(in: 1...8, using: &random)
+      let bytes = (0..<16).map { _ in
+        Int.random(in: 0..<16, using: &random) < odds
+          ? interesting.randomElement(using: &random)!
+          : UInt8.random(in: 0x23...0x7E, using: &random)
+      }
+      let block = bytes.withUnsafeBytes { $0.loadUnaligned(as: SIMD16<Int8>.self) }
+      for slashes in [true, false] {
+        for nonASCII in [true, false] {
+          let expected =
+            bytes.firstIndex { byte in
+              byte < 0x20 || byte == 0x22 || byte == 0x5C || (slashes && byte == 0x2F)
+                || (nonASCII && byte >= 0x80) || byte >= 0xEF
+            } ?? 16
+          let found = ByteWriter.firstEscapeLane(
+            block, escapingSlashes: slashes, escapingNonASCII: nonASCII)
+          #expect(found == expected, "\(bytes)")
         }
       }
     }

@@ -56,11 +56,12 @@ extension ByteWriter {
 
   /// Writes the escaped form of valid UTF-8 `utf8`, without quotes.
   ///
-  /// One pass that copies as it scans: each word of the input is stored to
-  /// the output whole, then the count of bytes written advances past those
-  /// that need no escape, so text without escapes is read and written once,
-  /// and no call is made per run. Stores may reach up to a word past the
-  /// text; the capacity ensured covers that, and later writes overwrite it.
+  /// One pass that copies as it scans: each block of sixteen bytes (then
+  /// each word) of the input is stored to the output whole, then the count
+  /// of bytes written advances past those that need no escape, so text
+  /// without escapes is read and written once, and no call is made per run.
+  /// Stores may reach up to a word past the text; the capacity ensured
+  /// covers that, and later writes overwrite it.
   mutating func writeEscaped(utf8: UnsafeRawBufferPointer) {
     guard let start = utf8.baseAddress else { return }
     let end = utf8.count
@@ -70,23 +71,34 @@ extension ByteWriter {
     while true {
       // The rest as it is, and the slack of a word store.
       ensureCapacity(end &- position &+ 8)
-      var hits: UInt64 = 0
-      while position &+ 8 <= end {
-        let word = start.loadUnaligned(fromByteOffset: position, as: UInt64.self)
-        freeSpace.storeBytes(of: word, as: UInt64.self)
-        hits = Self.escapeHits(
-          UInt64(littleEndian: word), escapingSlashes: slashes, escapingNonASCII: nonASCII)
-        if hits != 0 { break }
-        commit(8)
-        position &+= 8
-      }
-      if hits == 0 {
+      // The clean bytes before the first that needs an escape: sixteen
+      // bytes at a time while they last, then words.
+      var clean = 0
+      found: do {
+        while position &+ 16 <= end {
+          let bytes = start.loadUnaligned(fromByteOffset: position, as: SIMD16<Int8>.self)
+          freeSpace.storeBytes(of: bytes, as: SIMD16<Int8>.self)
+          clean = Self.firstEscapeLane(bytes, escapingSlashes: slashes, escapingNonASCII: nonASCII)
+          if clean < 16 { break found }
+          commit(16)
+          position &+= 16
+        }
+        while position &+ 8 <= end {
+          let word = start.loadUnaligned(fromByteOffset: position, as: UInt64.self)
+          freeSpace.storeBytes(of: word, as: UInt64.self)
+          let hits = Self.escapeHits(
+            UInt64(littleEndian: word), escapingSlashes: slashes, escapingNonASCII: nonASCII)
+          clean = hits.trailingZeroBitCount >> 3
+          if hits != 0 { break found }
+          commit(8)
+          position &+= 8
+        }
         let tail = end &- position
         if tail == 0 { return }
         let word = Self.loadShort(start + position, count: tail)
         freeSpace.storeBytes(of: word, as: UInt64.self)
         // The padding's zero bytes look like control characters.
-        hits =
+        let hits =
           Self.escapeHits(
             UInt64(littleEndian: word), escapingSlashes: slashes, escapingNonASCII: nonASCII)
           & (UInt64.max >> (64 &- 8 &* UInt64(tail)))
@@ -94,8 +106,8 @@ extension ByteWriter {
           commit(tail)
           return
         }
+        clean = hits.trailingZeroBitCount >> 3
       }
-      let clean = hits.trailingZeroBitCount >> 3
       commit(clean)
       position &+= clean
       // A slash, the escape of every URL's text, is written here rather
@@ -160,6 +172,31 @@ extension ByteWriter {
   }
 
   // MARK: - Finding bytes to escape
+
+  /// The lane of the first byte of `bytes` (read as `Int8`, the first byte
+  /// in lane 0) that needs an escape or may begin a noncharacter, or 16 when
+  /// none does: the test of ``escapeHits(_:escapingSlashes:escapingNonASCII:)``,
+  /// sixteen lanes at once with vector compares, exact in every lane.
+  ///
+  /// As `Int8`, control characters are 0...31 and the bytes from 0xEF up are
+  /// -17...-1; every non-ASCII byte is negative.
+  @inline(__always)
+  static func firstEscapeLane(
+    _ bytes: SIMD16<Int8>, escapingSlashes: Bool, escapingNonASCII: Bool
+  ) -> Int {
+    let quotes = SIMD16<Int8>(repeating: 0x22)
+    let backslashes = SIMD16<Int8>(repeating: 0x5C)
+    // With slashes allowed, search for a second copy of the quote instead.
+    let slashes = SIMD16<Int8>(repeating: escapingSlashes ? 0x2F : 0x22)
+    let spaces = SIMD16<Int8>(repeating: 0x20)
+    let lowest = SIMD16<Int8>(repeating: escapingNonASCII ? -128 : -17)
+    let special =
+      (bytes .== quotes) .| (bytes .== backslashes) .| (bytes .== slashes)
+      .| ((bytes .< spaces) .& (bytes .>= lowest))
+    let halves = unsafeBitCast(special, to: SIMD2<UInt64>.self)
+    if halves[0] != 0 { return halves[0].littleEndian.trailingZeroBitCount >> 3 }
+    return 8 &+ halves[1].littleEndian.trailingZeroBitCount >> 3
+  }
 
   private static let ones: UInt64 = 0x0101_0101_0101_0101
   private static let highBits: UInt64 = 0x8080_8080_8080_8080
