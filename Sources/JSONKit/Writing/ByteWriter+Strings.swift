@@ -48,10 +48,16 @@ extension ByteWriter {
 
   /// Writes the escaped contents of `string`, without quotes.
   mutating func writeEscaped(_ string: String) {
-    var string = string
-    // Native strings are contiguous UTF-8 already; only a bridged string pays
-    // for a copy here.
-    string.withUTF8 { writeEscaped(utf8: UnsafeRawBufferPointer($0)) }
+    // Native strings are contiguous UTF-8 already, read in place without a
+    // copy of the string (and its retain and release); only a bridged or
+    // otherwise non-contiguous string is made contiguous here.
+    let done = string.utf8.withContiguousStorageIfAvailable {
+      writeEscaped(utf8: UnsafeRawBufferPointer($0))
+    }
+    if done == nil {
+      var string = string
+      string.withUTF8 { writeEscaped(utf8: UnsafeRawBufferPointer($0)) }
+    }
   }
 
   /// Writes the escaped form of valid UTF-8 `utf8`, without quotes.
