@@ -164,6 +164,25 @@ public enum ValueColumns {
     return try sample("dictionary-double", values)
   }
 
+  /// The SKUs of ``stockBySKU(count:)`` as a `Set<String>`, written in the set's own
+  /// order, which changes from process to process (the JSON is made in the process that
+  /// reads it). Named `set`.
+  public static func skuSet(count: Int = defaultCount) throws -> CodableSample<Set<String>> {
+    try sample("set", Set(skus(count: count)))
+  }
+
+  /// ``strings(count:)``'s text with about one value in three `nil`, as `[String?]`: an
+  /// optional read from each element. Named `optional`.
+  public static func optionalStrings(count: Int = defaultCount) throws
+    -> CodableSample<[String?]>
+  {
+    var generator = generator(9)
+    let values: [String?] = try strings(count: count).value.map {
+      generator.next(below: 3) == 0 ? nil : $0
+    }
+    return try sample("optional", values)
+  }
+
   /// A sample of `values` written by `JSONEncoder`.
   private static func sample<Value: Codable & Equatable & Sendable & Collection>(
     _ name: String, _ values: Value

@@ -53,7 +53,7 @@ struct RealPayloadModelTests {
   /// The columns, by name, for parameterized tests.
   enum Column: String, CaseIterable, Sendable {
     case dates, fractionalDates, uuids, strings, decimals, doubles, datas, urls, statuses
-    case stockBySKU, priceBySKU
+    case stockBySKU, priceBySKU, skuSet, optionalStrings
   }
 
   @Test(arguments: Column.allCases)
@@ -86,6 +86,11 @@ struct RealPayloadModelTests {
     case .statuses: try check(ValueColumns.statuses())
     case .stockBySKU: try check(ValueColumns.stockBySKU())
     case .priceBySKU: try check(ValueColumns.priceBySKU())
+    case .skuSet: try check(ValueColumns.skuSet())
+    case .optionalStrings:
+      let sample = try ValueColumns.optionalStrings()
+      #expect(sample.value.contains(nil) && sample.value.contains { $0 != nil })
+      try check(sample)
     }
   }
 

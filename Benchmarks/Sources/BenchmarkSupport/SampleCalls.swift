@@ -75,7 +75,8 @@ public struct SampleCalls {
   /// Every sample by name, in the order the tables show them, with what makes its calls:
   /// the columns of ``ValueColumns`` (20,000 values each; dates, UUIDs and the plain
   /// strings with their text, decimals and the doubles with their numbers, data, URLs, the
-  /// enum, the dictionaries), then the generated orders and the GitHub events. A caller
+  /// enum, the dictionaries, a set, optional strings), then the generated orders and the
+  /// GitHub events. A caller
   /// makes only the samples it runs: making them takes a fraction of a second each.
   public static var all: [(name: String, make: () throws -> SampleCalls)] {
     [
@@ -90,6 +91,8 @@ public struct SampleCalls {
       ("enum", { SampleCalls(try ValueColumns.statuses()) }),
       ("dictionary-int", { SampleCalls(try ValueColumns.stockBySKU()) }),
       ("dictionary-double", { SampleCalls(try ValueColumns.priceBySKU()) }),
+      ("set", { SampleCalls(try ValueColumns.skuSet()) }),
+      ("optional", { SampleCalls(try ValueColumns.optionalStrings()) }),
       ("orders", orders),
       ("github-events", githubEvents),
     ]

@@ -34,6 +34,12 @@ extension DecodingSession {
           return try decodeDictionaryMembers(dictionary, at: index, as: T.self)
         }
       }
+    case .optional(let optional):
+      return try decodeOptional(optional, at: index, as: T.self)
+    case .set(let set):
+      if entries[index].kind == .array {
+        return try decodeSet(set, at: index, as: T.self)
+      }
     case .initializerOnly:
       break
     }
@@ -84,6 +90,18 @@ extension DecodingSession {
     throws -> T
   {
     reinterpret(try A.decode(from: self, at: index), as: T.self)
+  }
+
+  private func decodeOptional<O: TapeDecodableOptional, T>(
+    _ optional: O.Type, at index: Int, as type: T.Type
+  ) throws -> T {
+    reinterpret(try O.decode(from: self, at: index), as: T.self)
+  }
+
+  private func decodeSet<S: TapeDecodableSet, T>(_ set: S.Type, at index: Int, as type: T.Type)
+    throws -> T
+  {
+    reinterpret(try S.decode(from: self, at: index), as: T.self)
   }
 
   private func decodeDictionary<D: StringKeyedDictionary, T>(

@@ -296,6 +296,10 @@ final class DecodingSession {
     case dictionary(any StringKeyedDictionary.Type)
     /// A leaf or a type Foundation reads specially, of the kind given.
     case leaf(LeafKind)
+    /// An optional, decoded as `Optional.init(from:)` decodes it.
+    case optional(any TapeDecodableOptional.Type)
+    /// A set, decoded straight from the tape.
+    case set(any TapeDecodableSet.Type)
     /// A type decoded by its `init(from:)` alone.
     case initializerOnly
   }

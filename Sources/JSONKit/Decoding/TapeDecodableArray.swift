@@ -20,6 +20,9 @@ extension Array: TapeDecodableArray where Element: Decodable {
       }
     }
     let shape = session.shape(of: Element.self)
+    if case .optional(let optional) = shape {
+      return try decodeOptionals(optional, from: session, at: index)
+    }
     if case .leaf(let kind) = shape,
       let leaves = try session.specialLeafArray(kind, of: Element.self, at: index)
     {
@@ -49,6 +52,14 @@ extension Array: TapeDecodableArray where Element: Decodable {
       }
       return session.reinterpret(try Nested.decode(from: session, at: position), as: Element.self)
     }
+  }
+
+  /// The array at `index` whose elements are optionals of type `optional`
+  /// (`Element` itself), each read as `Optional.init(from:)` reads it.
+  private static func decodeOptionals<Optional: TapeDecodableOptional>(
+    _ optional: Optional.Type, from session: DecodingSession, at index: Int
+  ) throws -> Self {
+    session.reinterpret(try Optional.decodeArray(from: session, at: index), as: Self.self)
   }
 
   /// The elements of the array at `index`, each read by `read` as in

@@ -46,6 +46,10 @@ final class TypeShapes {
       shape = .array(array)
     } else if let dictionary = type as? any StringKeyedDictionary.Type {
       shape = .dictionary(dictionary)
+    } else if let optional = type as? any TapeDecodableOptional.Type {
+      shape = .optional(optional)
+    } else if let set = type as? any TapeDecodableSet.Type {
+      shape = .set(set)
     } else {
       shape = .initializerOnly
     }

@@ -51,10 +51,11 @@ extension ByteWriter {
     // Native strings are contiguous UTF-8 already, read in place without a
     // copy of the string (and its retain and release); only a bridged or
     // otherwise non-contiguous string is made contiguous here.
-    let done = string.utf8.withContiguousStorageIfAvailable {
-      writeEscaped(utf8: UnsafeRawBufferPointer($0))
+    let wroteInPlace = string.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
+      writeEscaped(utf8: UnsafeRawBufferPointer(bytes))
+      return true
     }
-    if done == nil {
+    if wroteInPlace == nil {
       var string = string
       string.withUTF8 { writeEscaped(utf8: UnsafeRawBufferPointer($0)) }
     }
