@@ -149,7 +149,9 @@ struct StringEscapingTests {
   /// A scalar JSONKit's reader rejects is found at every offset of strings
   /// up to two 16-byte blocks and a word long, by each search.
   @Test func unreadableScalarsAreFoundAtEveryOffset() {
-    let unreadable: [Unicode.Scalar] = [0, 0xFDD0, 0xFFFF, 0x10_FFFE].map { Unicode.Scalar($0)! }
+    let unreadable: [Unicode.Scalar] = [0, 0xFDD0, 0xFDEF, 0xFFFE, 0xFFFF, 0x10_FFFE].map {
+      Unicode.Scalar($0)!
+    }
     for length in 1...41 {
       for offset in 0..<length {
         for scalar in unreadable {
