@@ -112,28 +112,36 @@ struct StringEscapingTests {
     #expect(JSONValue.quote(string) == expected)
   }
 
+  /// The bytes that stop the searches, or border on those that do.
+  private static let interesting: [UInt8] = [
+    0x00, 0x1F, 0x20, 0x21, 0x22, 0x2E, 0x2F, 0x30, 0x5B, 0x5C, 0x5D, 0x7F, 0x80, 0xBF, 0xEE,
+    0xEF, 0xF0, 0xF4, 0xFF,
+  ]
+
+  /// Whether the searches stop at `byte`: it needs an escape, or it is a
+  /// lead byte from 0xEF up, which every noncharacter starts with.
+  private static func needsEscape(_ byte: UInt8, slashes: Bool, nonASCII: Bool) -> Bool {
+    byte < 0x20 || byte == 0x22 || byte == 0x5C || (slashes && byte == 0x2F)
+      || (nonASCII && byte >= 0x80) || byte >= 0xEF
+  }
+
   /// The word-at-a-time search against a byte-by-byte one, on random bytes
   /// where every lane and every kind of match occurs (lead bytes from 0xEF
   /// up stop it too: they start every noncharacter).
   @Test func wordSearchAgreesWithByteSearch() {
     var random = SplitMix64(seed: 8)
-    let interesting: [UInt8] = [
-      0x00, 0x1F, 0x20, 0x21, 0x22, 0x2E, 0x2F, 0x30, 0x5B, 0x5C, 0x5D, 0x7F, 0x80, 0xBF, 0xEE,
-      0xEF, 0xF0, 0xF4, 0xFF,
-    ]
     for _ in 0..<5000 {
       let length = Int.random(in: 0...24, using: &random)
       let bytes = (0..<length).map { _ in
         Bool.random(using: &random)
-          ? UInt8(ascii: "a") : interesting.randomElement(using: &random)!
+          ? UInt8(ascii: "a") : Self.interesting.randomElement(using: &random)!
       }
       let from = Int.random(in: 0...length, using: &random)
       for slashes in [true, false] {
         for nonASCII in [true, false] {
           let expected =
-            bytes[from...].firstIndex { byte in
-              byte < 0x20 || byte == 0x22 || byte == 0x5C || (slashes && byte == 0x2F)
-                || (nonASCII && byte >= 0x80) || byte >= 0xEF
+            bytes[from...].firstIndex {
+              Self.needsEscape($0, slashes: slashes, nonASCII: nonASCII)
             } ?? length
           let found = bytes.withUnsafeBytes { buffer in
             Self.offsetOfFirstByteNeedingEscape(
@@ -172,26 +180,19 @@ struct StringEscapingTests {
   /// match occurs, and on blocks with no match.
   @Test func vectorSearchAgreesWithByteSearch() {
     var random = SplitMix64(seed: 16)
-    let interesting: [UInt8] = [
-      0x00, 0x1F, 0x20, 0x21, 0x22, 0x2E, 0x2F, 0x30, 0x5B, 0x5C, 0x5D, 0x7F, 0x80, 0xBF, 0xEE,
-      0xEF, 0xF0, 0xF4, 0xFF,
-    ]
     for round in 0..<20_000 {
       // One block in four is plain, the rest hold interesting bytes.
       let odds = round % 4 == 0 ? 0 : Int.random(in: 1...8, using: &random)
       let bytes = (0..<16).map { _ in
         Int.random(in: 0..<16, using: &random) < odds
-          ? interesting.randomElement(using: &random)!
+          ? Self.interesting.randomElement(using: &random)!
           : UInt8.random(in: 0x23...0x7E, using: &random)
       }
       let block = bytes.withUnsafeBytes { $0.loadUnaligned(as: SIMD16<Int8>.self) }
       for slashes in [true, false] {
         for nonASCII in [true, false] {
           let expected =
-            bytes.firstIndex { byte in
-              byte < 0x20 || byte == 0x22 || byte == 0x5C || (slashes && byte == 0x2F)
-                || (nonASCII && byte >= 0x80) || byte >= 0xEF
-            } ?? 16
+            bytes.firstIndex { Self.needsEscape($0, slashes: slashes, nonASCII: nonASCII) } ?? 16
           let found = ByteWriter.firstEscapeLane(
             block, escapingSlashes: slashes, escapingNonASCII: nonASCII)
           #expect(found == expected, "\(bytes)")
