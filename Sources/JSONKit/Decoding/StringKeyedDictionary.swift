@@ -17,6 +17,33 @@ extension Dictionary: StringKeyedDictionary where Key == String, Value: Decodabl
   }
 
   static func decode(from session: DecodingSession, at index: Int, depth: Int) throws -> Self {
+    // Dictionary operations reached through this conformance run
+    // unspecialized and look up the dictionary's metadata for every member;
+    // the common value types are read by code written for them.
+    if Value.self == Int.self {
+      return session.reinterpret(
+        try [String: Int].converted(from: session, at: index, depth: depth), as: Self.self)
+    }
+    if Value.self == String.self {
+      return session.reinterpret(
+        try [String: String].converted(from: session, at: index, depth: depth), as: Self.self)
+    }
+    if Value.self == Double.self {
+      return session.reinterpret(
+        try [String: Double].converted(from: session, at: index, depth: depth), as: Self.self)
+    }
+    if Value.self == Bool.self {
+      return session.reinterpret(
+        try [String: Bool].converted(from: session, at: index, depth: depth), as: Self.self)
+    }
+    return try converted(from: session, at: index, depth: depth)
+  }
+
+  /// ``decode(from:at:depth:)`` for any value type.
+  @inline(__always)
+  private static func converted(from session: DecodingSession, at index: Int, depth: Int)
+    throws -> Self
+  {
     let object = session[index]
     // Only while this decode runs: once it is over (even by a failure that a
     // `try?` swallows), the object may be decoded otherwise, with its keys
@@ -38,6 +65,29 @@ extension Dictionary: StringKeyedDictionary where Key == String, Value: Decodabl
   }
 
   static func decodeMembers(from session: DecodingSession, at index: Int) throws -> Self {
+    // As in `decode(from:at:depth:)`, the common value types by code
+    // written for them.
+    if Value.self == Int.self {
+      return session.reinterpret(try [String: Int].members(from: session, at: index), as: Self.self)
+    }
+    if Value.self == String.self {
+      return session.reinterpret(
+        try [String: String].members(from: session, at: index), as: Self.self)
+    }
+    if Value.self == Double.self {
+      return session.reinterpret(
+        try [String: Double].members(from: session, at: index), as: Self.self)
+    }
+    if Value.self == Bool.self {
+      return session.reinterpret(
+        try [String: Bool].members(from: session, at: index), as: Self.self)
+    }
+    return try members(from: session, at: index)
+  }
+
+  /// ``decodeMembers(from:at:)`` for any value type.
+  @inline(__always)
+  private static func members(from session: DecodingSession, at index: Int) throws -> Self {
     // The standard library's `init(from:)` asks a keyed container for every
     // key, in the document's order, and decodes each member by it; the
     // same, member by member, with the capacity known.

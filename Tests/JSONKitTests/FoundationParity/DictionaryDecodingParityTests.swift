@@ -44,4 +44,28 @@ extension FoundationParityTests {
     expectSameDecoding(Hall.self, #"{"seats":{"1":{"row":1,"seats":{"a":"b"}}}}"#)
     expectSameDecoding([String: Seat].self, #"{"x":{"row":"1","seats":{}}}"#)
   }
+
+  @Test func dictionariesOfLeavesDecodeAndFailAsInFoundationUnderEachKeyStrategy() {
+    struct Holder<Value: Codable & Equatable>: Codable, Equatable {
+      let byName: [String: Value]
+    }
+    // One member varies; the others hold a value of the type (`good`), so
+    // that at most one fails, as Foundation's order among failing members
+    // is its dictionary's.
+    func check<Value: Codable & Equatable>(_ type: Value.Type, good: String) {
+      let values = ["1", "-2", "\"x\"", "true", "null", "[1]", "{}"]
+      for keys in [JSONDecoder.KeyDecodingStrategy.useDefaultKeys, .convertFromSnakeCase] {
+        for value in values {
+          let object = #"{"first_key":\#(good),"second":\#(value),"x_y":\#(good)}"#
+          expectSameDecoding([String: Value].self, object, keys: keys)
+          expectSameDecoding(
+            Holder<Value>.self, #"{"by_name":\#(object),"byName":\#(object)}"#, keys: keys)
+        }
+      }
+    }
+    check(Int.self, good: "1")
+    check(Double.self, good: "2.5")
+    check(String.self, good: "\"s\"")
+    check(Bool.self, good: "false")
+  }
 }
