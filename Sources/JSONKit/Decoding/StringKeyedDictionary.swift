@@ -17,41 +17,67 @@ extension Dictionary: StringKeyedDictionary where Key == String, Value: Decodabl
   }
 
   static func decode(from session: DecodingSession, at index: Int, depth: Int) throws -> Self {
-    // Dictionary operations reached through this conformance run
-    // unspecialized and look up the dictionary's metadata for every member;
-    // the common value types are read by code written for them.
+    try filledByValueType(from: session, at: index, depth: depth)
+  }
+
+  static func decodeMembers(from session: DecodingSession, at index: Int) throws -> Self {
+    try filledByValueType(from: session, at: index, depth: nil)
+  }
+
+  /// ``filled(from:at:depth:)``, by code written for the value type where
+  /// it is a common one: dictionary operations reached through this
+  /// conformance run unspecialized and look up the dictionary's metadata
+  /// for every member.
+  private static func filledByValueType(
+    from session: DecodingSession, at index: Int, depth: Int?
+  ) throws -> Self {
     if Value.self == Int.self {
       return session.reinterpret(
-        try [String: Int].converted(from: session, at: index, depth: depth), as: Self.self)
+        try [String: Int].filled(from: session, at: index, depth: depth), as: Self.self)
     }
     if Value.self == String.self {
       return session.reinterpret(
-        try [String: String].converted(from: session, at: index, depth: depth), as: Self.self)
+        try [String: String].filled(from: session, at: index, depth: depth), as: Self.self)
     }
     if Value.self == Double.self {
       return session.reinterpret(
-        try [String: Double].converted(from: session, at: index, depth: depth), as: Self.self)
+        try [String: Double].filled(from: session, at: index, depth: depth), as: Self.self)
     }
     if Value.self == Bool.self {
       return session.reinterpret(
-        try [String: Bool].converted(from: session, at: index, depth: depth), as: Self.self)
+        try [String: Bool].filled(from: session, at: index, depth: depth), as: Self.self)
     }
-    return try converted(from: session, at: index, depth: depth)
+    return try filled(from: session, at: index, depth: depth)
   }
 
-  /// ``decode(from:at:depth:)`` for any value type.
+  /// The object at `index` as this dictionary: with a `depth`, as
+  /// ``decode(from:at:depth:)`` reads it (under a key strategy); without,
+  /// as ``decodeMembers(from:at:)`` does.
   @inline(__always)
-  private static func converted(from session: DecodingSession, at index: Int, depth: Int)
+  private static func filled(from session: DecodingSession, at index: Int, depth: Int?)
     throws -> Self
   {
     let object = session[index]
+    var result: [String: Value] = [:]
+    result.reserveCapacity(object.childCount)
+    guard let depth else {
+      // The standard library's `init(from:)` asks a keyed container for
+      // every key, in the document's order, and decodes each member by it;
+      // the same, member by member, with the capacity known.
+      for member in session.keyedLookup.members(ofObject: index) {
+        let name = session.rawKey(session[member.key])
+        let memberKey = DictionaryMemberKey(stringValue: name)
+        result[name] = try session.unwrap(
+          Value.self, at: member.value, key: memberKey,
+          path: session.codingPaths.path(to: index) + [memberKey])
+      }
+      return result
+    }
     // Only while this decode runs: once it is over (even by a failure that a
     // `try?` swallows), the object may be decoded otherwise, with its keys
     // converted.
     let marked = session.codingPaths.rawKeyObjects.insert(index).inserted
     defer { if marked { session.codingPaths.rawKeyObjects.remove(index) } }
-    var result: [String: Value] = [:]
-    result.reserveCapacity(object.childCount)
     for member in session.keyedLookup.members(ofObject: index) {
       let name = session.rawKey(session[member.key])
       // Foundation decodes the members with the decoder that asked for the
@@ -60,46 +86,6 @@ extension Dictionary: StringKeyedDictionary where Key == String, Value: Decodabl
         Value.self, at: member.value,
         path: session.codingPaths.path(to: index) + [AnyCodingKey(stringValue: name)],
         depth: depth + 1)
-    }
-    return result
-  }
-
-  static func decodeMembers(from session: DecodingSession, at index: Int) throws -> Self {
-    // As in `decode(from:at:depth:)`, the common value types by code
-    // written for them.
-    if Value.self == Int.self {
-      return session.reinterpret(try [String: Int].members(from: session, at: index), as: Self.self)
-    }
-    if Value.self == String.self {
-      return session.reinterpret(
-        try [String: String].members(from: session, at: index), as: Self.self)
-    }
-    if Value.self == Double.self {
-      return session.reinterpret(
-        try [String: Double].members(from: session, at: index), as: Self.self)
-    }
-    if Value.self == Bool.self {
-      return session.reinterpret(
-        try [String: Bool].members(from: session, at: index), as: Self.self)
-    }
-    return try members(from: session, at: index)
-  }
-
-  /// ``decodeMembers(from:at:)`` for any value type.
-  @inline(__always)
-  private static func members(from session: DecodingSession, at index: Int) throws -> Self {
-    // The standard library's `init(from:)` asks a keyed container for every
-    // key, in the document's order, and decodes each member by it; the
-    // same, member by member, with the capacity known.
-    let object = session[index]
-    var result: [String: Value] = [:]
-    result.reserveCapacity(object.childCount)
-    for member in session.keyedLookup.members(ofObject: index) {
-      let name = session.rawKey(session[member.key])
-      let memberKey = DictionaryMemberKey(stringValue: name)
-      result[name] = try session.unwrap(
-        Value.self, at: member.value, key: memberKey,
-        path: session.codingPaths.path(to: index) + [memberKey])
     }
     return result
   }

@@ -121,11 +121,7 @@ final class EncodingSession: PooledContext {
     conflict.pointee = nil
     options = JKEncoder.Options()
     userInfo = [:]
-    if keyedContainerObjects.capacity > Self.keptRecords {
-      keyedContainerObjects = []
-    } else {
-      keyedContainerObjects.removeAll(keepingCapacity: true)
-    }
+    keyedContainerObjects.empty(keepingCapacityUpTo: Self.keptRecords)
   }
 
   /// The most records of each kind whose memory a session keeps between

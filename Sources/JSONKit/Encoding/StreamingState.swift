@@ -553,12 +553,9 @@ struct StreamingState: ~Copyable {
     swap(&storage.frames, &frames)
     swap(&storage.members, &members)
     swap(&storage.containers, &containers)
-    func empty<Element>(_ records: inout [Element]) {
-      if records.capacity > limit { records = [] } else { records.removeAll(keepingCapacity: true) }
-    }
-    empty(&storage.frames)
-    empty(&storage.members)
-    empty(&storage.containers)
+    storage.frames.empty(keepingCapacityUpTo: limit)
+    storage.members.empty(keepingCapacityUpTo: limit)
+    storage.containers.empty(keepingCapacityUpTo: limit)
     return storage
   }
 
@@ -570,4 +567,13 @@ struct StreamingState: ~Copyable {
     return output
   }
 
+}
+
+extension Array {
+  /// Removes every element, keeping the memory for reuse unless it has
+  /// room for more than `limit` elements (a large document's, which is not
+  /// kept idle).
+  mutating func empty(keepingCapacityUpTo limit: Int) {
+    if capacity > limit { self = [] } else { removeAll(keepingCapacity: true) }
+  }
 }
