@@ -27,10 +27,10 @@ struct DuplicateKeyTracker {
   @inline(__always)
   mutating func note(
     _ fingerprint: UInt64, in frame: inout StreamingState.Frame,
-    members: [StreamingState.Member]
+    members: borrowing PlainStack<StreamingState.Member>
   ) -> Bool {
     if frame.count >= Self.threshold {
-      return noteInWideObject(fingerprint, in: &frame, members: members[frame.memberBase...])
+      return noteInWideObject(fingerprint, in: &frame, members: members)
     }
     let bit = UInt64(1) << (fingerprint & 63)
     let seen =
@@ -55,14 +55,16 @@ struct DuplicateKeyTracker {
   }
 
   /// ``note(_:in:members:)`` for an object of ``threshold`` members or
-  /// more, whose earlier members are `members`.
+  /// more, whose earlier members are `members[frame.memberBase...]`.
   private mutating func noteInWideObject(
     _ fingerprint: UInt64, in frame: inout StreamingState.Frame,
-    members: ArraySlice<StreamingState.Member>
+    members: borrowing PlainStack<StreamingState.Member>
   ) -> Bool {
     if !frame.hasFingerprintSet {
       var fingerprints = Set<UInt64>(minimumCapacity: 4 * Self.threshold)
-      for member in members { fingerprints.insert(member.fingerprint) }
+      for member in frame.memberBase..<members.count {
+        fingerprints.insert(members[member].fingerprint)
+      }
       sets.append(fingerprints)
       frame.hasFingerprintSet = true
     }

@@ -24,7 +24,7 @@ final class EncodingSession: PooledContext {
   @exclusivity(unchecked) private var isStreaming: Bool
   /// The memory of the records of the last call's streaming state, for
   /// the next call's.
-  @exclusivity(unchecked) private var recycled = StreamingState.Storage()
+  @exclusivity(unchecked) private var recycled: StreamingState.Storage? = nil
   /// Whether the session names keys by calling the key strategy (a custom
   /// one): streaming names the others, from the process-wide key cache.
   @exclusivity(unchecked) private var namesKeysByStrategy: Bool
@@ -100,8 +100,7 @@ final class EncodingSession: PooledContext {
     containerDepthLimit = EncodingDepth.effective(options.maxDepth)
     userInfo = options.userInfo.asCoderUserInfo
     namesKeysByStrategy = Self.namesKeysByStrategy(options)
-    var storage = StreamingState.Storage()
-    swap(&storage, &recycled)
+    let storage = recycled.take() ?? StreamingState.Storage()
     streaming.initialize(
       to: StreamingState(
         options: options.outputFormatting, keyStrategy: options.keyEncodingStrategy,

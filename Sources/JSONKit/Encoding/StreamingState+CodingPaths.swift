@@ -46,9 +46,9 @@ extension StreamingState: EncoderCodingPaths {
       return key
     }
     if frame.isObject, frame.count > 0 {
-      let member = members[frame.memberBase + frame.count - 1]
+      let index = frame.memberBase + frame.count - 1
       // A cached name's entry was found by its key's string.
-      return AnyCodingKey(stringValue: member.cached?.pointee.key ?? member.key)
+      return AnyCodingKey(stringValue: members[index].cached?.pointee.key ?? name(ofMember: index))
     }
     return AnyCodingKey(intValue: max(frame.count - 1, 0))
   }

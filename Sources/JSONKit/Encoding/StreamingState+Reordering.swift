@@ -84,12 +84,13 @@ extension StreamingState {
         let isLast = position &+ 1 == order.count
         let start = textStart(member)
         if let speller = spellers?[position], speller != member,
-          !members[base &+ speller].key.utf8.elementsEqual(members[base &+ member].key.utf8)
+          !name(ofMember: base &+ speller).utf8.elementsEqual(
+            name(ofMember: base &+ member).utf8)
         {
           // The first member's key, spelled as it was (JSONEncoder keeps
           // the first of keys that `String` holds equal), with this value.
-          let keptKey = writer.keyTextLength(members[base &+ speller].key)
-          let droppedKey = writer.keyTextLength(members[base &+ member].key)
+          let keptKey = writer.keyTextLength(name(ofMember: base &+ speller))
+          let droppedKey = writer.keyTextLength(name(ofMember: base &+ member))
           if movesText { newMemberStarts[member] = writer.count &+ keptKey &- droppedKey }
           writer.append(region + textStart(speller), count: keptKey)
           writer.append(
@@ -124,18 +125,19 @@ extension StreamingState {
     var entryOfKey: [String: Int] = [:]
     var order: [Int] = []
     var spellers: [Int] = []
-    for (offset, member) in members[base...].enumerated() {
-      if let entry = entryOfKey[member.key] {
+    for offset in 0..<count {
+      let key = name(ofMember: base &+ offset)
+      if let entry = entryOfKey[key] {
         if !log.superEncoderSlots.isEmpty,
           log.superEncoderSlots.contains(
             EncodingSlot(container: frame.serial, member: order[entry]))
         {
-          noteSuperEncoderKeyBegunAgain(member.key, inClosed: frame)
+          noteSuperEncoderKeyBegunAgain(key, inClosed: frame)
         }
         order[entry] = offset
         entryOfMember.append(entry)
       } else {
-        entryOfKey[member.key] = order.count
+        entryOfKey[key] = order.count
         entryOfMember.append(order.count)
         order.append(offset)
         spellers.append(offset)
@@ -209,7 +211,12 @@ extension StreamingState {
     let firstPrefix = members[first].sortPrefix
     let secondPrefix = members[second].sortPrefix
     if firstPrefix != secondPrefix { return firstPrefix < secondPrefix }
-    return ByteWriter.keyPrecedes(members[first].key, members[second].key)
+    if let firstEntry = members[first].cached, let secondEntry = members[second].cached {
+      // A cached name is written between its quotes as it is (see
+      // ``EncodedKeyCache/isCacheable(_:)``): its bytes are there.
+      return EncodedKeyCache.namePrecedes(firstEntry, secondEntry)
+    }
+    return ByteWriter.keyPrecedes(name(ofMember: first), name(ofMember: second))
   }
 
   /// Notes that the key `name` of the object `frame`, being closed, was

@@ -21,9 +21,14 @@ struct StreamingState: ~Copyable {
 
   /// The open containers, outermost first; `frames[0]` is the root's
   /// pseudo-container.
-  var frames: [Frame] = []
+  var frames: PlainStack<Frame>
   /// The members of the open objects, in the order they were begun.
-  var members: [Member] = []
+  var members: PlainStack<Member>
+  /// The names of the members the key cache does not keep (whose `cached`
+  /// is nil), in the order they were begun; kept apart so that a member is
+  /// plain bits, which copying, removing and the standard library's array
+  /// code need not retain or release (see ``name(ofMember:)``).
+  private var uncachedNames: [String] = []
   /// Whether a key being begun may repeat one of its object's (see
   /// ``DuplicateKeyTracker``).
   private var duplicateKeys = DuplicateKeyTracker()
@@ -86,9 +91,9 @@ struct StreamingState: ~Copyable {
   /// The storage of the records a state keeps, emptied, for the state of
   /// a later `encode` call (see ``EncodingSession``), so that it does not
   /// allocate them again.
-  struct Storage {
-    var frames: [Frame] = []
-    var members: [Member] = []
+  struct Storage: ~Copyable {
+    var frames = PlainStack<Frame>(capacity: 16)
+    var members = PlainStack<Member>(capacity: 64)
     var containers: [ContainerRecord] = []
   }
 
@@ -102,11 +107,9 @@ struct StreamingState: ~Copyable {
     self.conflict = conflict
     self.maxDepth = maxDepth
     naming = MemberNaming(keyStrategy: keyStrategy)
-    swap(&frames, &storage.frames)
-    swap(&members, &storage.members)
     swap(&containers, &storage.containers)
-    if frames.capacity == 0 { frames.reserveCapacity(16) }
-    if members.capacity == 0 { members.reserveCapacity(64) }
+    frames = storage.frames
+    members = storage.members
     if containers.capacity == 0 { containers.reserveCapacity(64) }
     frames.append(
       Frame(serial: 0, isObject: false, isNested: false, parentSlot: .root, memberBase: 0))
@@ -117,7 +120,7 @@ struct StreamingState: ~Copyable {
   }
 
   /// An open container.
-  struct Frame {
+  struct Frame: BitwiseCopyable {
     let serial: Int
     let isObject: Bool
     /// Whether a container opened it as a nested container (see
@@ -147,14 +150,16 @@ struct StreamingState: ~Copyable {
     var fingerprintBits: (UInt64, UInt64) = (0, 0)
   }
 
-  /// One member of an open object: its key, a fingerprint of the key for
-  /// finding duplicates cheaply, and where its text starts.
-  struct Member {
-    let key: String
-    /// The written form of `key` in the process-wide key cache, if it is
-    /// kept there; the entry also holds the string of the coding key that
-    /// `key` is the name of.
+  /// One member of an open object: where its name is, a fingerprint of the
+  /// name for finding duplicates cheaply, and where its text starts.
+  struct Member: BitwiseCopyable {
+    /// The written form of the member's name in the process-wide key
+    /// cache, if it is kept there; the entry also holds the string of the
+    /// coding key that the name is the name of.
     let cached: UnsafeMutablePointer<EncodedKeyCache.Entry>?
+    /// How many names ``StreamingState/uncachedNames`` held when the member
+    /// was begun: where its own name is there when `cached` is nil.
+    let namesBefore: Int
     let fingerprint: UInt64
     /// With sorted keys, the key's first bytes (``ByteWriter/sortPrefix(ofKeyQuotedAt:name:)``),
     /// which order most pairs of members without comparing their keys.
@@ -174,6 +179,24 @@ struct StreamingState: ~Copyable {
     /// Where the positions of its members are in `log.reorderedPositions`, if
     /// it was reordered.
     var reordering = -1
+  }
+
+  /// The name of `members[index]`: the string its key is written as.
+  func name(ofMember index: Int) -> String {
+    let member = members[index]
+    if let cached = member.cached { return cached.pointee.name }
+    return uncachedNames[member.namesBefore]
+  }
+
+  /// Removes the members from `members[first]` on, with their names.
+  @inline(__always)
+  private mutating func removeMembers(from first: Int) {
+    guard first < members.count else { return }
+    let namesKept = members[first].namesBefore
+    if namesKept < uncachedNames.count {
+      uncachedNames.removeLast(uncachedNames.count &- namesKept)
+    }
+    members.removeLast(members.count &- first)
   }
 
   @inline(__always)
@@ -291,7 +314,9 @@ struct StreamingState: ~Copyable {
     guard let index = frameIndex(slot.container), let last = members.last else { return false }
     var other = frames[index].memberBase
     while other < members.count - 1 {
-      if members[other].fingerprint == last.fingerprint, members[other].key == last.key {
+      if members[other].fingerprint == last.fingerprint,
+        name(ofMember: other) == name(ofMember: members.count - 1)
+      {
         return true
       }
       other += 1
@@ -327,8 +352,9 @@ struct StreamingState: ~Copyable {
       mayRepeat = duplicateKeys.note(fingerprint, in: &frames[index], members: members)
       members.append(
         Member(
-          key: name, cached: cached, fingerprint: fingerprint, sortPrefix: sortPrefix,
-          start: start, firstContainer: containers.count))
+          cached: cached, namesBefore: uncachedNames.count, fingerprint: fingerprint,
+          sortPrefix: sortPrefix, start: start, firstContainer: containers.count))
+      if cached == nil { uncachedNames.append(name) }
       writer.writeKeySeparator()
     }
     frames[index].count += 1
@@ -416,7 +442,7 @@ struct StreamingState: ~Copyable {
   private mutating func removeLastMember(_ slot: EncodingSlot, startingAt start: Int) {
     guard let index = frameIndex(slot.container) else { return }
     takeOutText(from: start, after: index)
-    if frames[index].isObject { members.removeLast() }
+    if frames[index].isObject { removeMembers(from: members.count - 1) }
     frames[index].count -= 1
     frames[index].awaitingValue = false
     if frames[index].count == 0 { frames[index].hasStoredKey = false }
@@ -427,8 +453,8 @@ struct StreamingState: ~Copyable {
   /// opened there.
   private mutating func takeOutText(from start: Int, after index: Int) {
     if index + 1 < frames.count {
-      members.removeLast(members.count - frames[index + 1].memberBase)
-      for frame in frames[(index + 1)...] { duplicateKeys.leave(frame) }
+      removeMembers(from: frames[index + 1].memberBase)
+      for inner in (index + 1)..<frames.count { duplicateKeys.leave(frames[inner]) }
       frames.removeLast(frames.count - (index + 1))
     }
     // The containers opened for the member come last, and their text lies
@@ -526,7 +552,7 @@ struct StreamingState: ~Copyable {
     }
     writer.closeContainer(
       isObject: frame.isObject, isEmpty: frame.count == 0, indentLevel: level - 1)
-    if frame.isObject { members.removeLast(members.count - frame.memberBase) }
+    if frame.isObject { removeMembers(from: frame.memberBase) }
     duplicateKeys.leave(frame)
   }
 
@@ -543,15 +569,14 @@ struct StreamingState: ~Copyable {
     frames.removeAll()
     frameKeys.removeAll()
     members.removeAll()
+    uncachedNames.removeAll()
   }
 
   /// Ends the state, giving the memory of its records back emptied, unless
   /// a record grew past `limit` entries (a large document's, which is not
   /// kept idle).
   consuming func recycledStorage(limit: Int) -> Storage {
-    var storage = Storage()
-    swap(&storage.frames, &frames)
-    swap(&storage.members, &members)
+    var storage = Storage(frames: frames, members: members, containers: [])
     swap(&storage.containers, &containers)
     storage.frames.empty(keepingCapacityUpTo: limit)
     storage.members.empty(keepingCapacityUpTo: limit)

@@ -55,7 +55,7 @@ extension TreeState {
       let positions = streaming.log.reorderedPositions[(record.reordering + 1)...].prefix(count)
       nodes[node].memberOfSlot = positions.map { inTextOrder[$0] }
     }
-    for (index, frame) in streaming.frames.enumerated().dropFirst() {
+    for (index, frame) in streaming.frames.elements.enumerated().dropFirst() {
       guard let node = nodeOfContainer[frame.serial] else { continue }
       // An array's first element, begun but not written yet, leaves no text.
       while nodes[node].memberOfSlot.count < frame.count {
@@ -97,7 +97,7 @@ extension TreeState {
   private func readText(
     _ streaming: borrowing StreamingState, containerAtStart: [Int: Int], placeholders: Set<Int>
   ) {
-    let (written, awaitedValue) = closeText(openFrames: streaming.frames.dropFirst())
+    let (written, awaitedValue) = closeText(openFrames: streaming.frames.elements.dropFirst())
     // The closing text goes again once the text is read.
     defer { writer.truncate(to: written) }
     let read: Void? = writer.withBytes { text in

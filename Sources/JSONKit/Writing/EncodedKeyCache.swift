@@ -136,6 +136,25 @@ final class EncodedKeyCache: @unchecked Sendable {
     }
   }
 
+  /// Whether the name of `first` comes before that of `second` in sorted-keys
+  /// order (``ByteWriter/keyPrecedes(_:_:)``), read from their quoted
+  /// bytes, which hold each name as it is (``isCacheable(_:)``).
+  @inline(__always)
+  static func namePrecedes(
+    _ first: UnsafeMutablePointer<Entry>, _ second: UnsafeMutablePointer<Entry>
+  )
+    -> Bool
+  {
+    let firstCount = first.pointee.quotedCount &- 2
+    let secondCount = second.pointee.quotedCount &- 2
+    let common = min(firstCount, secondCount)
+    if common > 0 {
+      let order = memcmp(first.pointee.quoted + 1, second.pointee.quoted + 1, common)
+      if order != 0 { return order < 0 }
+    }
+    return firstCount < secondCount
+  }
+
   /// The raw bits of a string value: equal for two strings that share
   /// storage (or are the same small string).
   @inline(__always)
