@@ -52,6 +52,13 @@ final class KeyedDecodingTables {
     mutating func nameID(of name: String, after previous: Int) -> (nameID: UInt32, entry: Int) {
       asked.nameID(of: name, after: previous, in: names)
     }
+
+    @inline(__always)
+    mutating func nameID(
+      ofKeyValue value: UInt8, keyType: Int, type: ObjectIdentifier, name: () -> String
+    ) -> (nameID: UInt32, entry: Int) {
+      asked.nameID(ofKeyValue: value, keyType: keyType, type: type, in: names, name: name)
+    }
   }
 
   /// The names of every key in `keys` under `naming`, naming the keys not
@@ -79,6 +86,23 @@ final class KeyedDecodingTables {
     switch naming {
     case .asWritten: asWritten.nameID(of: name, after: previous)
     case .fromSnakeCase: fromSnakeCase.nameID(of: name, after: previous)
+    }
+  }
+
+  /// ``nameID(of:after:_:)`` for a key whose values are at most one byte of
+  /// plain data, `value` being its byte, of the key type at `keyType` in
+  /// ``CodingKeyTypes``, whose identity is `type`: `name()` is called only
+  /// for a key not met before (see ``AskedKeyNames``).
+  @inline(__always)
+  func nameID(
+    ofKeyValue value: UInt8, keyType: Int, type: ObjectIdentifier, _ naming: KeyIDNames.Naming,
+    name: () -> String
+  ) -> (nameID: UInt32, entry: Int) {
+    switch naming {
+    case .asWritten:
+      asWritten.nameID(ofKeyValue: value, keyType: keyType, type: type, name: name)
+    case .fromSnakeCase:
+      fromSnakeCase.nameID(ofKeyValue: value, keyType: keyType, type: type, name: name)
     }
   }
 }

@@ -135,9 +135,38 @@ final class KeyedLookup {
   /// more than a few integer comparisons per member.
   @inline(__always)
   func lookup(_ name: String, inObject object: Int, findsLast: Bool) -> Int? {
+    lookup(inObject: object, findsLast: findsLast) { previous in
+      keyTables.nameID(of: name, after: previous, naming)
+    }
+  }
+
+  /// ``lookup(_:inObject:findsLast:)`` for a key whose values are at most one
+  /// byte of plain data, `value` being its byte, of the key type at
+  /// `keyType` in ``CodingKeyTypes``, whose identity is `type`: the key's
+  /// name, `name()`, is asked for only the first time the key is met (see
+  /// ``AskedKeyNames``).
+  @inline(__always)
+  func lookup(
+    keyValue value: UInt8, keyType: Int, type: ObjectIdentifier, name: () -> String,
+    inObject object: Int, findsLast: Bool
+  ) -> Int? {
+    lookup(inObject: object, findsLast: findsLast) { _ in
+      keyTables.nameID(ofKeyValue: value, keyType: keyType, type: type, naming, name: name)
+    }
+  }
+
+  /// Finds the value of the member whose name id `nameID` gives (with what
+  /// to pass as `previous` next, from the `previous` passed to it) among
+  /// the members of the object at `object`, the last of equal names when
+  /// `findsLast`.
+  @inline(__always)
+  private func lookup(
+    inObject object: Int, findsLast: Bool,
+    _ nameID: (_ previous: Int) -> (nameID: UInt32, entry: Int)
+  ) -> Int? {
     let bucket = 3 * (object & (KeyedDecodingTables.hintBuckets - 1))
     let known = hints[bucket] == object
-    let (nameID, asked) = keyTables.nameID(of: name, after: known ? hints[bucket + 2] : -1, naming)
+    let (nameID, asked) = nameID(known ? hints[bucket + 2] : -1)
     if !known {
       hints[bucket] = object
       hints[bucket + 1] = object + 1

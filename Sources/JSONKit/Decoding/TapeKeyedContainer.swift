@@ -72,7 +72,17 @@ struct TapeKeyedContainer<Key: CodingKey>: TapeKeyedContainerMaking {
 
   @inline(__always)
   private func lookup(_ key: Key) -> Int? {
-    lookup(key.stringValue)
+    // Synthesized coding keys are enums without payloads: one byte (none
+    // for one case), which tells the key, and so its name, apart.
+    guard MemoryLayout<Key>.size <= 1, _isPOD(Key.self), case .byID(let findsLast) = state.names
+    else { return lookup(key.stringValue) }
+    let state = self.state
+    let found = session.keyedLookup.lookup(
+      keyValue: withUnsafeBytes(of: key) { $0.first ?? 0 }, keyType: state.keyType,
+      type: ObjectIdentifier(Key.self), name: { key.stringValue }, inObject: state.object,
+      findsLast: findsLast)
+    if let unknownKeys = session.unknownKeys, let found { unknownKeys.found(found) }
+    return found
   }
 
   @inline(__always)
@@ -336,6 +346,8 @@ struct KeyedObjectState {
   let object: Int
   /// How its members are found.
   let names: MemberNames
+  /// The index in ``CodingKeyTypes`` of the key type that reads it.
+  let keyType: Int
 
   enum MemberNames {
     /// By name id; `findsLast` when two members share a name, so that
@@ -352,6 +364,7 @@ struct KeyedObjectState {
   init(_ decoder: TapeDecoder, keyType: Int) {
     let session = decoder.session
     object = decoder.index
+    self.keyType = keyType
     if case .custom = session.options.keyDecodingStrategy {
       names = .custom(
         list: session.keyedLookup.keepCustomNames(ofObject: object, path: decoder.codingPath))
