@@ -41,6 +41,25 @@ struct CodingKeyTypes {
   /// The number of key types known.
   var count: Int { types.count }
 
+  /// How many key types (the first met, by index) a coder names by their
+  /// keys' values (``valueByte(of:)``): a table of 256 entries each, bounded
+  /// for a program that makes key types without end.
+  static let namedByValueLimit = 512
+
+  /// The byte that `key` is, when its type's values are at most one byte of
+  /// plain data (an enum without payloads, as synthesized coding keys are;
+  /// 0 for an enum of one case): it tells the type's keys apart, and so
+  /// their names, which depend on the key alone. Nil for any other type.
+  @inline(__always)
+  static func valueByte<Key: CodingKey>(of key: Key) -> UInt8? {
+    guard _isPOD(Key.self) else { return nil }
+    switch MemoryLayout<Key>.size {
+    case 0: return 0
+    case 1: return unsafeBitCast(key, to: UInt8.self)
+    default: return nil
+    }
+  }
+
   /// The index of key type `Key` and the maker of its containers;
   /// `newMaker` makes the maker for a key type not met before.
   ///

@@ -106,6 +106,7 @@ struct AskedKeyNames {
     _ value: UInt8, keyType: Int, type: ObjectIdentifier, in keyNames: KeyIDNames, name: String
   ) -> (nameID: UInt32, entry: Int) {
     let found = find(name, after: -1, in: keyNames)
+    guard keyType < CodingKeyTypes.namedByValueLimit else { return found }
     if keyType >= valueBlocks.count {
       valueBlocks.append(
         contentsOf: repeatElement(

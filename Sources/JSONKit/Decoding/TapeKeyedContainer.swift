@@ -74,11 +74,11 @@ struct TapeKeyedContainer<Key: CodingKey>: TapeKeyedContainerMaking {
   private func lookup(_ key: Key) -> Int? {
     // Synthesized coding keys are enums without payloads: one byte (none
     // for one case), which tells the key, and so its name, apart.
-    guard MemoryLayout<Key>.size <= 1, _isPOD(Key.self), case .byID(let findsLast) = state.names
+    guard let value = CodingKeyTypes.valueByte(of: key), case .byID(let findsLast) = state.names
     else { return lookup(key.stringValue) }
     let state = self.state
     let found = session.keyedLookup.lookup(
-      keyValue: withUnsafeBytes(of: key) { $0.first ?? 0 }, keyType: state.keyType,
+      keyValue: value, keyType: state.keyType,
       type: ObjectIdentifier(Key.self), name: { key.stringValue }, inObject: state.object,
       findsLast: findsLast)
     if let unknownKeys = session.unknownKeys, let found { unknownKeys.found(found) }

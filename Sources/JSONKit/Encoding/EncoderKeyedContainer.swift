@@ -13,7 +13,11 @@ struct EncoderKeyedContainer<Key: CodingKey>: EncoderKeyedContainerMaking {
 
   /// The number of the object written.
   @inline(__always)
-  var container: Int { session.keyedContainerObjects[objectIndex] }
+  var container: Int { session.keyedContainerObjects[objectIndex].container }
+
+  /// The index of `Key` in the session's key types.
+  @inline(__always)
+  private var keyType: Int { session.keyedContainerObjects[objectIndex].keyType }
 
   /// The maker of this type's containers, which the session keeps per key
   /// type.
@@ -29,7 +33,8 @@ struct EncoderKeyedContainer<Key: CodingKey>: EncoderKeyedContainerMaking {
   /// Begins the member `key` and returns the slot for its value.
   @inline(__always)
   private func member(_ key: some CodingKey) -> EncodingSlot {
-    session.beginMember(of: container, key: key, name: session.name(of: key, in: container))
+    session.beginMember(
+      of: container, key: key, name: session.name(of: key, keyType: keyType, in: container))
   }
 
   /// ``member(_:)``, also returning where the member's text starts, so
@@ -37,7 +42,7 @@ struct EncoderKeyedContainer<Key: CodingKey>: EncoderKeyedContainerMaking {
   @inline(__always)
   private func discardableMember(_ key: some CodingKey) -> (slot: EncodingSlot, start: Int) {
     session.beginDiscardableMember(
-      of: container, key: key, name: session.name(of: key, in: container))
+      of: container, key: key, name: session.name(of: key, keyType: keyType, in: container))
   }
 
   /// Takes out the member whose value failed with `error`, and returns the
@@ -149,7 +154,7 @@ struct EncoderKeyedContainer<Key: CodingKey>: EncoderKeyedContainerMaking {
   /// or array already written for `key`, as in Foundation.
   private func containerMember(_ key: Key) -> EncodingSlot {
     session.beginContainerMember(
-      of: container, key: key, name: session.name(of: key, in: container))
+      of: container, key: key, name: session.name(of: key, keyType: keyType, in: container))
   }
 
   mutating func nestedContainer<NestedKey: CodingKey>(

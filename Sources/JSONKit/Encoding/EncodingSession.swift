@@ -141,9 +141,39 @@ final class EncodingSession: PooledContext {
   /// spare container once its call has ended.
   @exclusivity(unchecked) private var keyTypes = CodingKeyTypes()
 
-  /// The object each keyed container writes, by the container's slot (see
-  /// ``SpareKeyedContainer``).
-  @exclusivity(unchecked) var keyedContainerObjects: [Int] = []
+  /// The object each keyed container writes, and the index of its key type
+  /// in ``keyTypes``, by the container's slot (see ``SpareKeyedContainer``).
+  @exclusivity(unchecked) var keyedContainerObjects: [KeyedObject] = []
+
+  /// What a keyed container writes: the object's number, and its key type's
+  /// index in ``keyTypes``.
+  struct KeyedObject {
+    let container: Int
+    let keyType: Int
+  }
+
+  /// Per key type (by its index in ``keyTypes``) whose values are at most one
+  /// byte of plain data (an enum without payloads, as synthesized coding
+  /// keys are): the type's identity (an index may be given to another type
+  /// once the key types are forgotten), whether its names are converted to
+  /// snake_case, and where its 256 entries start in `entriesByKeyValue`.
+  /// (In memory of their own, which an array reached through the session
+  /// would retain for each look-up.)
+  @exclusivity(unchecked) private var keyValueBlocks = PlainStack<KeyValueBlock>(capacity: 16)
+  /// Per value byte of such a key type, the key cache's entry for the name
+  /// the key with that byte is written under, or nil: a key's name is its
+  /// `stringValue`, which depends on the key alone, and an entry is never
+  /// changed or freed, so a key met in any call before needs no string.
+  @exclusivity(unchecked) private var entriesByKeyValue = PlainStack<
+    UnsafeMutablePointer<EncodedKeyCache.Entry>?
+  >(capacity: 256)
+
+  /// See ``keyValueBlocks``.
+  private struct KeyValueBlock: BitwiseCopyable {
+    var type: ObjectIdentifier?
+    var snakeCased: Bool
+    var start: Int
+  }
 
   /// Whether the makers may keep containers of this session to give out
   /// again: until its `encode` call ends.
@@ -163,7 +193,8 @@ final class EncodingSession: PooledContext {
   func keyedContainer<Key: CodingKey>(_ container: Int, keyedBy key: Key.Type)
     -> KeyedEncodingContainer<Key>
   {
-    keyTypes.keyType(key) { EncoderKeyedContainer<Key>.maker() }.maker.container(self, container)
+    let (index, maker) = keyTypes.keyType(key) { EncoderKeyedContainer<Key>.maker() }
+    return maker.container(self, KeyedObject(container: container, keyType: index))
   }
 
   deinit {
@@ -409,6 +440,52 @@ final class EncodingSession: PooledContext {
   func name<Key: CodingKey>(of key: Key, in container: Int) -> MemberName {
     if namesKeysByStrategy { return MemberName(strategyName(of: key, in: container)) }
     return streaming.pointee.naming.name(of: key)
+  }
+
+  /// ``name(of:in:)`` for a key of the key type at `keyType` in ``keyTypes``:
+  /// a key whose values are at most one byte of plain data is named by its
+  /// value once its name is in the key cache.
+  @inline(__always)
+  func name<Key: CodingKey>(of key: Key, keyType: Int, in container: Int) -> MemberName {
+    guard !namesKeysByStrategy, let value = CodingKeyTypes.valueByte(of: key) else {
+      return name(of: key, in: container)
+    }
+    if keyType < keyValueBlocks.count, keyValueBlocks[keyType].type == ObjectIdentifier(Key.self),
+      keyValueBlocks[keyType].snakeCased == streaming.pointee.naming.convertsToSnakeCase,
+      let entry = entriesByKeyValue[keyValueBlocks[keyType].start &+ Int(value)]
+    {
+      return MemberName(cached: entry)
+    }
+    return nameKeptByValue(key, value, keyType: keyType)
+  }
+
+  /// ``name(of:keyType:in:)`` for a key whose name was not kept by its value
+  /// (`value`): named through the key cache, and kept if the cache keeps it.
+  @inline(never)
+  private func nameKeptByValue<Key: CodingKey>(_ key: Key, _ value: UInt8, keyType: Int)
+    -> MemberName
+  {
+    let name = streaming.pointee.naming.name(of: key)
+    guard let entry = name.cached, keyType < CodingKeyTypes.namedByValueLimit else { return name }
+    let snakeCased = streaming.pointee.naming.convertsToSnakeCase
+    while keyType >= keyValueBlocks.count {
+      keyValueBlocks.append(KeyValueBlock(type: nil, snakeCased: false, start: -1))
+    }
+    if keyValueBlocks[keyType].type != ObjectIdentifier(Key.self)
+      || keyValueBlocks[keyType].snakeCased != snakeCased
+    {
+      if keyValueBlocks[keyType].start < 0 {
+        keyValueBlocks[keyType].start = entriesByKeyValue.count
+        for _ in 0..<256 { entriesByKeyValue.append(nil) }
+      } else {
+        let start = keyValueBlocks[keyType].start
+        for offset in 0..<256 { entriesByKeyValue[start &+ offset] = nil }
+      }
+      keyValueBlocks[keyType].type = ObjectIdentifier(Key.self)
+      keyValueBlocks[keyType].snakeCased = snakeCased
+    }
+    entriesByKeyValue[keyValueBlocks[keyType].start &+ Int(value)] = entry
+    return name
   }
 
   /// The name a custom key strategy gives `key`, which depends on the path

@@ -13,11 +13,12 @@ class KeyedEncodingContainerMaker<Key: CodingKey>: TypedSpareKeyedContainer<
   KeyedEncodingContainer<Key>
 >
 {
-  /// A container writing the object `container` of `session`.
-  final func container(_ session: EncodingSession, _ container: Int) -> KeyedEncodingContainer<Key>
+  /// A container writing the object `object` of `session`.
+  final func container(_ session: EncodingSession, _ object: EncodingSession.KeyedObject)
+    -> KeyedEncodingContainer<Key>
   {
     self.container(
-      for: container, in: &session.keyedContainerObjects, of: session,
+      for: object, in: &session.keyedContainerObjects, of: session,
       keeps: session.keepsSpareContainers
     ) { make(session, objectIndex: $0) }
   }

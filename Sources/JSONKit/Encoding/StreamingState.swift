@@ -233,7 +233,7 @@ struct StreamingState: ~Copyable {
   mutating func beginMember<Key: CodingKey>(of container: Int, key: Key, name: MemberName)
     -> (slot: EncodingSlot, start: Int)?
   {
-    guard let begun = begin(of: container, name: name.string, cached: name.cached) else {
+    guard let begun = begin(of: container, name: name.uncachedText, cached: name.cached) else {
       return nil
     }
     store(key, cached: name.cached != nil)
@@ -292,7 +292,7 @@ struct StreamingState: ~Copyable {
   mutating func beginContainerMember<Key: CodingKey>(
     of container: Int, key: Key, name: MemberName
   ) -> EncodingSlot? {
-    guard let begun = begin(of: container, name: name.string, cached: name.cached) else {
+    guard let begun = begin(of: container, name: name.uncachedText, cached: name.cached) else {
       return nil
     }
     if begun.mayRepeat, repeatsEarlierMember(begun.slot) {

@@ -145,11 +145,16 @@ private struct NumberedKey<T: NumberedType>: CodingKey {
   private let byte: UInt8 = 0
 }
 
-private struct NumberedModel<T: NumberedType>: Decodable {
+private struct NumberedModel<T: NumberedType>: Codable {
   let value: Int
+  init(value: Int) { self.value = value }
   init(from decoder: any Decoder) throws {
     value = try decoder.container(keyedBy: NumberedKey<T>.self).decode(
       Int.self, forKey: NumberedKey<T>())
+  }
+  func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: NumberedKey<T>.self)
+    try container.encode(value, forKey: NumberedKey<T>())
   }
 }
 
@@ -170,7 +175,49 @@ private func decodedNumber<T: NumberedType>(_ type: T.Type, _ decoder: JKDecoder
     .value
 }
 
+private func encodedNumber<T: NumberedType>(_ type: T.Type, _ encoder: JKEncoder) throws -> String {
+  String(decoding: try encoder.encode(NumberedModel<T>(value: T.number)), as: UTF8.self)
+}
+
 extension FoundationParityTests {
+  @Test func keyTypesNumberedAgainAfterTheLimitWriteTheirOwnNames() throws {
+    // As for the decoder: an encoder's key types are forgotten after 4,096.
+    let encoder = JKEncoder()
+    for number in 0..<4_400 {
+      let type = numberedType(number)
+      let expected = "{\"k\(type.number)\":\(type.number)}"
+      #expect(try encodedNumber(type, encoder) == expected)
+      #expect(try encodedNumber(type, encoder) == expected)
+    }
+  }
+
+  @Test func keysNamedByTheirValueAreWrittenAsFoundationWritesThem() throws {
+    let values: [any Encodable] = [
+      Pair(first: 1, second: "a"), Swapped(second: 2, first: "b"), Numbered(a: 3, b: 4),
+      Single(only: 5), Snake(userName: "c", kvLookupID: 6), [Pair(first: nil, second: "d")],
+    ]
+    // Strategies in turn on one encoder and on fresh ones: a name kept for
+    // one must not be written under the other.
+    let reused = JKEncoder()
+    for round in 0..<3 {
+      for strategy in [JSONEncoder.KeyEncodingStrategy.useDefaultKeys, .convertToSnakeCase] {
+        for value in values {
+          let foundation = JSONEncoder()
+          foundation.outputFormatting = .sortedKeys
+          foundation.keyEncodingStrategy = strategy
+          let fresh = JKEncoder()
+          fresh.outputFormatting = .sortedKeys
+          fresh.keyEncodingStrategy = strategy
+          reused.outputFormatting = .sortedKeys
+          reused.keyEncodingStrategy = strategy
+          let expected = try foundation.encode(value)
+          #expect(try fresh.encode(value) == expected, "round \(round), \(value)")
+          #expect(try reused.encode(value) == expected, "round \(round), \(value)")
+        }
+      }
+    }
+  }
+
   @Test func keyTypesNumberedAgainAfterTheLimitFindTheirOwnNames() throws {
     // More key types than a decoder's table keeps (4,096), each met twice
     // in a row: once the table forgets them, new key types take the
