@@ -79,9 +79,11 @@ struct AskedKeyNames {
   }
 
   /// ``nameID(of:after:in:)`` for a key of a type at `keyType` in
-  /// ``CodingKeyTypes`` (whose identity is `type`) whose values are at most
-  /// one byte of plain data, `value` being the key's byte: found by that
-  /// byte when the key was met before, else by `name()`, its name.
+  /// ``CodingKeyTypes`` (below ``CodingKeyTypes/namedByValueLimit``; whose
+  /// identity is `type`) whose values are at most one byte of plain data,
+  /// `value` being the key's byte: found by that byte when the key was met
+  /// before, else (or when no member's key had its name then and keys were
+  /// named since) by `name()`, its name.
   @inline(__always)
   mutating func nameID(
     ofKeyValue value: UInt8, keyType: Int, type: ObjectIdentifier, in keyNames: KeyIDNames,
@@ -106,7 +108,6 @@ struct AskedKeyNames {
     _ value: UInt8, keyType: Int, type: ObjectIdentifier, in keyNames: KeyIDNames, name: String
   ) -> (nameID: UInt32, entry: Int) {
     let found = find(name, after: -1, in: keyNames)
-    guard keyType < CodingKeyTypes.namedByValueLimit else { return found }
     if keyType >= valueBlocks.count {
       valueBlocks.append(
         contentsOf: repeatElement(

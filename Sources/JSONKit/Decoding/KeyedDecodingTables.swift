@@ -91,8 +91,9 @@ final class KeyedDecodingTables {
 
   /// ``nameID(of:after:_:)`` for a key whose values are at most one byte of
   /// plain data, `value` being its byte, of the key type at `keyType` in
-  /// ``CodingKeyTypes``, whose identity is `type`: `name()` is called only
-  /// for a key not met before (see ``AskedKeyNames``).
+  /// ``CodingKeyTypes`` (below ``CodingKeyTypes/namedByValueLimit``), whose
+  /// identity is `type`: `name()` is called only for a key not met before,
+  /// or whose name was then no member's (see ``AskedKeyNames``).
   @inline(__always)
   func nameID(
     ofKeyValue value: UInt8, keyType: Int, type: ObjectIdentifier, _ naming: KeyIDNames.Naming,

@@ -142,9 +142,11 @@ final class KeyedLookup {
 
   /// ``lookup(_:inObject:findsLast:)`` for a key whose values are at most one
   /// byte of plain data, `value` being its byte, of the key type at
-  /// `keyType` in ``CodingKeyTypes``, whose identity is `type`: the key's
-  /// name, `name()`, is asked for only the first time the key is met (see
-  /// ``AskedKeyNames``).
+  /// `keyType` in ``CodingKeyTypes`` (below
+  /// ``CodingKeyTypes/namedByValueLimit``), whose identity is `type`: the
+  /// key's name, `name()`, is asked for only when the key was not met before
+  /// under this index, or its name was then no member's (see
+  /// ``AskedKeyNames/nameID(ofKeyValue:keyType:type:in:name:)``).
   @inline(__always)
   func lookup(
     keyValue value: UInt8, keyType: Int, type: ObjectIdentifier, name: () -> String,

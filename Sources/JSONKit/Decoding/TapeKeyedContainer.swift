@@ -74,9 +74,10 @@ struct TapeKeyedContainer<Key: CodingKey>: TapeKeyedContainerMaking {
   private func lookup(_ key: Key) -> Int? {
     // Synthesized coding keys are enums without payloads: one byte (none
     // for one case), which tells the key, and so its name, apart.
-    guard let value = CodingKeyTypes.valueByte(of: key), case .byID(let findsLast) = state.names
-    else { return lookup(key.stringValue) }
     let state = self.state
+    guard state.keyType < CodingKeyTypes.namedByValueLimit,
+      let value = CodingKeyTypes.valueByte(of: key), case .byID(let findsLast) = state.names
+    else { return lookup(key.stringValue) }
     let found = session.keyedLookup.lookup(
       keyValue: value, keyType: state.keyType,
       type: ObjectIdentifier(Key.self), name: { key.stringValue }, inObject: state.object,

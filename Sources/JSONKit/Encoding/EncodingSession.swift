@@ -152,11 +152,13 @@ final class EncodingSession: PooledContext {
     let keyType: Int
   }
 
-  /// Per key type (by its index in ``keyTypes``) whose values are at most one
-  /// byte of plain data (an enum without payloads, as synthesized coding
-  /// keys are): the type's identity (an index may be given to another type
-  /// once the key types are forgotten), whether its names are converted to
-  /// snake_case, and where its 256 entries start in `entriesByKeyValue`.
+  /// Per key type (by its index in ``keyTypes``, among the first
+  /// ``CodingKeyTypes/namedByValueLimit``) whose values are at most one byte
+  /// of plain data (as synthesized coding keys are), and per naming (block
+  /// `2 * index` for names as they are, `2 * index + 1` converted to
+  /// snake_case, so that a session used with both keeps both): the type's
+  /// identity (an index may be given to another type once the key types are
+  /// forgotten), and where its 256 entries start in `entriesByKeyValue`.
   /// (In memory of their own, which an array reached through the session
   /// would retain for each look-up.)
   @exclusivity(unchecked) private var keyValueBlocks = PlainStack<KeyValueBlock>(capacity: 16)
@@ -171,7 +173,6 @@ final class EncodingSession: PooledContext {
   /// See ``keyValueBlocks``.
   private struct KeyValueBlock: BitwiseCopyable {
     var type: ObjectIdentifier?
-    var snakeCased: Bool
     var start: Int
   }
 
@@ -443,48 +444,48 @@ final class EncodingSession: PooledContext {
   }
 
   /// ``name(of:in:)`` for a key of the key type at `keyType` in ``keyTypes``:
-  /// a key whose values are at most one byte of plain data is named by its
+  /// a key whose values are at most one byte of plain data, of one of the
+  /// first ``CodingKeyTypes/namedByValueLimit`` key types, is named by its
   /// value once its name is in the key cache.
   @inline(__always)
   func name<Key: CodingKey>(of key: Key, keyType: Int, in container: Int) -> MemberName {
-    guard !namesKeysByStrategy, let value = CodingKeyTypes.valueByte(of: key) else {
+    guard !namesKeysByStrategy, keyType < CodingKeyTypes.namedByValueLimit,
+      let value = CodingKeyTypes.valueByte(of: key)
+    else {
       return name(of: key, in: container)
     }
-    if keyType < keyValueBlocks.count, keyValueBlocks[keyType].type == ObjectIdentifier(Key.self),
-      keyValueBlocks[keyType].snakeCased == streaming.pointee.naming.convertsToSnakeCase,
-      let entry = entriesByKeyValue[keyValueBlocks[keyType].start &+ Int(value)]
+    let block = keyType &* 2 &+ (streaming.pointee.naming.convertsToSnakeCase ? 1 : 0)
+    if block < keyValueBlocks.count, keyValueBlocks[block].type == ObjectIdentifier(Key.self),
+      let entry = entriesByKeyValue[keyValueBlocks[block].start &+ Int(value)]
     {
       return MemberName(cached: entry)
     }
-    return nameKeptByValue(key, value, keyType: keyType)
+    return nameKeptByValue(key, value, block: block)
   }
 
   /// ``name(of:keyType:in:)`` for a key whose name was not kept by its value
   /// (`value`): named through the key cache, and kept if the cache keeps it.
+  /// `block` is the key's block in ``keyValueBlocks``.
   @inline(never)
-  private func nameKeptByValue<Key: CodingKey>(_ key: Key, _ value: UInt8, keyType: Int)
+  private func nameKeptByValue<Key: CodingKey>(_ key: Key, _ value: UInt8, block: Int)
     -> MemberName
   {
     let name = streaming.pointee.naming.name(of: key)
-    guard let entry = name.cached, keyType < CodingKeyTypes.namedByValueLimit else { return name }
-    let snakeCased = streaming.pointee.naming.convertsToSnakeCase
-    while keyType >= keyValueBlocks.count {
-      keyValueBlocks.append(KeyValueBlock(type: nil, snakeCased: false, start: -1))
+    guard let entry = name.cached else { return name }
+    while block >= keyValueBlocks.count {
+      keyValueBlocks.append(KeyValueBlock(type: nil, start: -1))
     }
-    if keyValueBlocks[keyType].type != ObjectIdentifier(Key.self)
-      || keyValueBlocks[keyType].snakeCased != snakeCased
-    {
-      if keyValueBlocks[keyType].start < 0 {
-        keyValueBlocks[keyType].start = entriesByKeyValue.count
+    if keyValueBlocks[block].type != ObjectIdentifier(Key.self) {
+      if keyValueBlocks[block].start < 0 {
+        keyValueBlocks[block].start = entriesByKeyValue.count
         for _ in 0..<256 { entriesByKeyValue.append(nil) }
       } else {
-        let start = keyValueBlocks[keyType].start
+        let start = keyValueBlocks[block].start
         for offset in 0..<256 { entriesByKeyValue[start &+ offset] = nil }
       }
-      keyValueBlocks[keyType].type = ObjectIdentifier(Key.self)
-      keyValueBlocks[keyType].snakeCased = snakeCased
+      keyValueBlocks[block].type = ObjectIdentifier(Key.self)
     }
-    entriesByKeyValue[keyValueBlocks[keyType].start &+ Int(value)] = entry
+    entriesByKeyValue[keyValueBlocks[block].start &+ Int(value)] = entry
     return name
   }
 

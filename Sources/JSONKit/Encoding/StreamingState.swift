@@ -26,8 +26,8 @@ struct StreamingState: ~Copyable {
   var members: PlainStack<Member>
   /// The names of the members the key cache does not keep (whose `cached`
   /// is nil), in the order they were begun; kept apart so that a member is
-  /// plain bits, which copying, removing and the standard library's array
-  /// code need not retain or release (see ``name(ofMember:)``).
+  /// plain bits, which copying and removing need not retain or release (see
+  /// ``name(ofMember:)``).
   private var uncachedNames: [String] = []
   /// Whether a key being begun may repeat one of its object's (see
   /// ``DuplicateKeyTracker``).
