@@ -11,7 +11,7 @@
 /// bytes, never the hash alone; bytes not asked for before are looked up as
 /// a `String` in the ``KeyIDNames`` (so "K" finds a key spelled U+212A KELVIN
 /// SIGN, which Swift holds equal to it) and remembered.
-struct AskedKeyNames {
+struct AskedKeyNames: ~Copyable {
   private struct Entry {
     /// The name id, or ``KeyIDNames/none``.
     var nameID: UInt32
@@ -32,15 +32,9 @@ struct AskedKeyNames {
   /// asked for first in an object the last time, or -1.
   private var firsts: [Int] = []
   /// Per key type (by its index in ``CodingKeyTypes``) whose values are at
-  /// most one byte of plain data (an enum without payloads, as synthesized
-  /// coding keys are): where its block of 256 entries starts in
-  /// `entriesByValue`, or -1, and the type's identity, which the index alone
-  /// does not pin down once key types are forgotten and numbered again.
-  private var valueBlocks: [(start: Int32, type: ObjectIdentifier?)] = []
-  /// Per value byte of such a key type, the entry of the name the key with
-  /// that byte asked for, or -1: a key's name is its `stringValue`, which
-  /// depends on the key alone, so a key met before needs no string at all.
-  private var entriesByValue: [Int32] = []
+  /// most one byte of plain data, the entry of the name each key asked for,
+  /// by the key's byte.
+  private var entriesByValue = KeyValueTable<Int32>()
 
   /// Beyond these bounds the names are forgotten before one more is added:
   /// a program may ask for names taken from its input (`allKeys`), which
@@ -89,13 +83,11 @@ struct AskedKeyNames {
     ofKeyValue value: UInt8, keyType: Int, type: ObjectIdentifier, in keyNames: KeyIDNames,
     name: () -> String
   ) -> (nameID: UInt32, entry: Int) {
-    if keyType < valueBlocks.count, valueBlocks[keyType].type == type {
-      let index = Int(entriesByValue[Int(valueBlocks[keyType].start) &+ Int(value)])
-      if index >= 0 {
-        let entry = entries[index]
-        if entry.nameID != KeyIDNames.none || entry.namedCount == keyNames.count {
-          return (entry.nameID, index)
-        }
+    if let kept = entriesByValue.payload(slot: keyType, type: type, value: value) {
+      let index = Int(kept)
+      let entry = entries[index]
+      if entry.nameID != KeyIDNames.none || entry.namedCount == keyNames.count {
+        return (entry.nameID, index)
       }
     }
     return findKeyValue(value, keyType: keyType, type: type, in: keyNames, name: name())
@@ -108,22 +100,7 @@ struct AskedKeyNames {
     _ value: UInt8, keyType: Int, type: ObjectIdentifier, in keyNames: KeyIDNames, name: String
   ) -> (nameID: UInt32, entry: Int) {
     let found = find(name, after: -1, in: keyNames)
-    if keyType >= valueBlocks.count {
-      valueBlocks.append(
-        contentsOf: repeatElement(
-          (start: Int32(-1), type: ObjectIdentifier?.none), count: keyType + 1 - valueBlocks.count))
-    }
-    if valueBlocks[keyType].type != type {
-      if valueBlocks[keyType].start < 0 {
-        valueBlocks[keyType].start = Int32(entriesByValue.count)
-        entriesByValue.append(contentsOf: repeatElement(-1, count: 256))
-      } else {
-        let start = Int(valueBlocks[keyType].start)
-        for offset in 0..<256 { entriesByValue[start &+ offset] = -1 }
-      }
-      valueBlocks[keyType].type = type
-    }
-    entriesByValue[Int(valueBlocks[keyType].start) &+ Int(value)] = Int32(found.entry)
+    entriesByValue.keep(Int32(found.entry), slot: keyType, type: type, value: value)
     return found
   }
 

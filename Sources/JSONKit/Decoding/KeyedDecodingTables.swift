@@ -40,7 +40,7 @@ final class KeyedDecodingTables {
     hints.deallocate()
   }
 
-  private struct Table {
+  private struct Table: ~Copyable {
     var names: KeyIDNames
     var asked = AskedKeyNames()
 

@@ -27,7 +27,7 @@ struct DuplicateKeyTracker {
   @inline(__always)
   mutating func note(
     _ fingerprint: UInt64, in frame: inout StreamingState.Frame,
-    members: borrowing PlainStack<StreamingState.Member>
+    members: borrowing MovingStack<StreamingState.Member>
   ) -> Bool {
     if frame.count >= Self.threshold {
       return noteInWideObject(fingerprint, in: &frame, members: members)
@@ -58,7 +58,7 @@ struct DuplicateKeyTracker {
   /// more, whose earlier members are `members[frame.memberBase...]`.
   private mutating func noteInWideObject(
     _ fingerprint: UInt64, in frame: inout StreamingState.Frame,
-    members: borrowing PlainStack<StreamingState.Member>
+    members: borrowing MovingStack<StreamingState.Member>
   ) -> Bool {
     if !frame.hasFingerprintSet {
       var fingerprints = Set<UInt64>(minimumCapacity: 4 * Self.threshold)

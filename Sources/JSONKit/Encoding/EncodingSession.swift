@@ -152,29 +152,15 @@ final class EncodingSession: PooledContext {
     let keyType: Int
   }
 
-  /// Per key type (by its index in ``keyTypes``, among the first
-  /// ``CodingKeyTypes/namedByValueLimit``) whose values are at most one byte
-  /// of plain data (as synthesized coding keys are), and per naming (block
-  /// `2 * index` for names as they are, `2 * index + 1` converted to
-  /// snake_case, so that a session used with both keeps both): the type's
-  /// identity (an index may be given to another type once the key types are
-  /// forgotten), and where its 256 entries start in `entriesByKeyValue`.
-  /// (In memory of their own, which an array reached through the session
-  /// would retain for each look-up.)
-  @exclusivity(unchecked) private var keyValueBlocks = PlainStack<KeyValueBlock>(capacity: 16)
-  /// Per value byte of such a key type, the key cache's entry for the name
-  /// the key with that byte is written under, or nil: a key's name is its
-  /// `stringValue`, which depends on the key alone, and an entry is never
-  /// changed or freed, so a key met in any call before needs no string.
-  @exclusivity(unchecked) private var entriesByKeyValue = PlainStack<
-    UnsafeMutablePointer<EncodedKeyCache.Entry>?
-  >(capacity: 256)
-
-  /// See ``keyValueBlocks``.
-  private struct KeyValueBlock: BitwiseCopyable {
-    var type: ObjectIdentifier?
-    var start: Int
-  }
+  /// Per key type (among the first ``CodingKeyTypes/namedByValueLimit`` in
+  /// ``keyTypes``) whose values are at most one byte of plain data, the key
+  /// cache's entry for the name each key is written under, by the key's
+  /// byte: slot `2 * index` for names as they are, `2 * index + 1` converted
+  /// to snake_case, so that a session used with both keeps both. An entry is
+  /// never changed or freed, so one found in any call before stays right.
+  @exclusivity(unchecked) private var entriesByKeyValue = KeyValueTable<
+    UnsafeMutablePointer<EncodedKeyCache.Entry>
+  >()
 
   /// Whether the makers may keep containers of this session to give out
   /// again: until its `encode` call ends.
@@ -454,38 +440,15 @@ final class EncodingSession: PooledContext {
     else {
       return name(of: key, in: container)
     }
-    let block = keyType &* 2 &+ (streaming.pointee.naming.convertsToSnakeCase ? 1 : 0)
-    if block < keyValueBlocks.count, keyValueBlocks[block].type == ObjectIdentifier(Key.self),
-      let entry = entriesByKeyValue[keyValueBlocks[block].start &+ Int(value)]
-    {
+    let slot = keyType &* 2 &+ (streaming.pointee.naming.convertsToSnakeCase ? 1 : 0)
+    let type = ObjectIdentifier(Key.self)
+    if let entry = entriesByKeyValue.payload(slot: slot, type: type, value: value) {
       return MemberName(cached: entry)
     }
-    return nameKeptByValue(key, value, block: block)
-  }
-
-  /// ``name(of:keyType:in:)`` for a key whose name was not kept by its value
-  /// (`value`): named through the key cache, and kept if the cache keeps it.
-  /// `block` is the key's block in ``keyValueBlocks``.
-  @inline(never)
-  private func nameKeptByValue<Key: CodingKey>(_ key: Key, _ value: UInt8, block: Int)
-    -> MemberName
-  {
     let name = streaming.pointee.naming.name(of: key)
-    guard let entry = name.cached else { return name }
-    while block >= keyValueBlocks.count {
-      keyValueBlocks.append(KeyValueBlock(type: nil, start: -1))
+    if let entry = name.cached {
+      entriesByKeyValue.keep(entry, slot: slot, type: type, value: value)
     }
-    if keyValueBlocks[block].type != ObjectIdentifier(Key.self) {
-      if keyValueBlocks[block].start < 0 {
-        keyValueBlocks[block].start = entriesByKeyValue.count
-        for _ in 0..<256 { entriesByKeyValue.append(nil) }
-      } else {
-        let start = keyValueBlocks[block].start
-        for offset in 0..<256 { entriesByKeyValue[start &+ offset] = nil }
-      }
-      keyValueBlocks[block].type = ObjectIdentifier(Key.self)
-    }
-    entriesByKeyValue[keyValueBlocks[block].start &+ Int(value)] = entry
     return name
   }
 

@@ -21,9 +21,9 @@ struct StreamingState: ~Copyable {
 
   /// The open containers, outermost first; `frames[0]` is the root's
   /// pseudo-container.
-  var frames: PlainStack<Frame>
+  var frames: MovingStack<Frame>
   /// The members of the open objects, in the order they were begun.
-  var members: PlainStack<Member>
+  var members: MovingStack<Member>
   /// The names of the members the key cache does not keep (whose `cached`
   /// is nil), in the order they were begun; kept apart so that a member is
   /// plain bits, which copying and removing need not retain or release (see
@@ -92,8 +92,8 @@ struct StreamingState: ~Copyable {
   /// a later `encode` call (see ``EncodingSession``), so that it does not
   /// allocate them again.
   struct Storage: ~Copyable {
-    var frames = PlainStack<Frame>(capacity: 16)
-    var members = PlainStack<Member>(capacity: 64)
+    var frames = MovingStack<Frame>(capacity: 16)
+    var members = MovingStack<Member>(capacity: 64)
     var containers: [ContainerRecord] = []
   }
 

@@ -1,9 +1,17 @@
-/// A stack whose top elements leave it by moving into their new home (an
-/// array, an object's members): no retain, release or copy per element, as
-/// popping one `Array` into another would pay.
+/// A stack in memory of its own, whose top elements leave it by moving into
+/// their new home (an array, an object's members): no retain, release or
+/// copy per element, as popping one `Array` into another would pay.
+///
+/// It also holds the records a coder changes on every value (the encoder's
+/// open containers and members), read and changed in place through its
+/// subscript: an `Array` reached through a class or a pointer asks whether
+/// its buffer is uniquely referenced before each change, since the compiler
+/// cannot prove that nothing else shares it, and a member changes its records
+/// four or five times. Indices are checked as an array's are.
 ///
 /// Non-copyable, so that exactly one owner deinitializes what is left on it,
-/// which is what happens when building stops at an error.
+/// which is what happens when building stops at an error; and never shared,
+/// so that a change is a store.
 struct MovingStack<Element>: ~Copyable {
   private var base: UnsafeMutablePointer<Element>
   /// The number of elements on the stack.
@@ -68,6 +76,70 @@ struct MovingStack<Element>: ~Copyable {
       buffer.baseAddress.unsafelyUnwrapped.moveInitialize(from: base, count: moved)
       initialized = moved
     }
+  }
+
+  /// The element at `index`, which must be less than ``count``.
+  @inline(__always)
+  subscript(index: Int) -> Element {
+    unsafeAddress {
+      precondition(UInt(bitPattern: index) < UInt(bitPattern: count), "index out of range")
+      return UnsafePointer(base + index)
+    }
+    unsafeMutableAddress {
+      precondition(UInt(bitPattern: index) < UInt(bitPattern: count), "index out of range")
+      return base + index
+    }
+  }
+
+  /// Whether the stack is empty.
+  @inline(__always)
+  var isEmpty: Bool { count == 0 }
+
+  /// A copy of the top element, if any.
+  @inline(__always)
+  var last: Element? { count > 0 ? base[count &- 1] : nil }
+
+  /// The elements, bottom-most first, copied into an array.
+  var elements: [Element] {
+    Array(UnsafeBufferPointer(start: base, count: count))
+  }
+
+  /// Puts `element` on top (``push(_:)``).
+  @inline(__always)
+  mutating func append(_ element: consuming Element) {
+    push(element)
+  }
+
+  /// Removes the top element and returns it; the stack must not be empty.
+  @inline(__always)
+  @discardableResult
+  mutating func removeLast() -> Element {
+    precondition(count > 0, "removeLast from an empty stack")
+    return pop()
+  }
+
+  /// Removes the top `n` elements; there must be as many.
+  @inline(__always)
+  mutating func removeLast(_ n: Int) {
+    precondition(n >= 0 && n <= count, "removing more elements than there are")
+    count &-= n
+    (base + count).deinitialize(count: n)
+  }
+
+  /// Removes every element, keeping the memory.
+  @inline(__always)
+  mutating func removeAll() {
+    removeLast(count)
+  }
+
+  /// Removes every element, and lets go of the memory if it has room for
+  /// more than `limit` elements (a large document's, which is not kept idle).
+  mutating func empty(keepingCapacityUpTo limit: Int) {
+    removeAll()
+    guard capacity > limit else { return }
+    base.deallocate()
+    capacity = 16
+    base = .allocate(capacity: capacity)
   }
 
   @inline(never)
